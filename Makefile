@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# SynPCI-X: the one entry point. `make help` lists the targets.
+# Everything built goes under build/. Each area has its own rules file
+# (mk/*.mk) and adds its test suite to SUITES.
+
+TOP    := $(CURDIR)
+BUILD  := $(TOP)/build
+GEN    := $(BUILD)/gen
+PYTHON ?= python3
+SUITES :=
+
+.DEFAULT_GOAL := help
+.PHONY: help deps test demo bitstream flash clean
+
+help:
+	@echo "SynPCI-X make targets:"
+	@echo "  make demo        main job: full-system simulation (installs deps first)"
+	@echo "  make test        every test suite; last line 'N passed, M failed'"
+	@echo "  make deps        install the Debian packages the project needs"
+	@echo "  make regmap      regenerate register map outputs (VHDL, C, docs)"
+	@echo "  make bitstream   iCE40 HX8K bitstream + build/bitstream/report.json"
+	@echo "  make flash       write the bitstream to the card's SPI flash"
+	@echo "  make test-<s>    one suite, s in: $(SUITES)"
+	@echo "  make clean       remove build/"
+
+deps:
+	@sh mk/deps.sh
+
+include mk/regmap.mk
+-include mk/hdl.mk
+-include mk/sim.mk
+-include mk/bitstream.mk
+include mk/repo.mk
+-include mk/tools.mk
+
+# Suites run one after another (each may use both cores inside); a suite
+# that fails does not stop the others. tests/summary.sh prints the total.
+test: deps
+	@rm -rf $(BUILD)/test-results
+	@for s in $(SUITES); do $(MAKE) --no-print-directory test-$$s || true; done; \
+	 sh tests/summary.sh $(BUILD)/test-results $(SUITES)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Repository hygiene: licence identifiers, nothing built committed.
+.PHONY: test-repo
+SUITES += repo
+test-repo:
+	@sh tests/repo/run.sh
