@@ -1,0 +1,161 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- The card's clock: 64-bit ns since the epoch + 32-bit fraction of a ns,
+-- advanced every clock by a programmable increment (the period).
+--
+-- Why a skewed pipeline: a 96-bit add cannot close at 125 MHz on iCE40
+-- (a 32-bit ripple add already misses it), so the accumulator is cut into
+-- NCH chunks of W bits, each with its own registered carry. Chunk j runs j
+-- clocks behind chunk 0: in clock t, r(j) holds chunk j of the time of step
+-- t-j, and the carry chunk j needs for that step left chunk j-1 one clock
+-- earlier. Every command (set, adjust, period) is applied to chunk j at its
+-- own skewed clock, so each chunk sees it at the same logical step; the
+-- output delays chunk j by NCH-1-j clocks, so time_ns/time_frac is always
+-- one consistent value that grows by exactly the period every clock.
+--
+-- Latencies (clocks, fixed): a command accepted in clock t0 takes effect
+-- for the step after clock t0+1 and shows at the output NCH+1 clocks later.
+-- One command at a time: cmd_ready is low while one is in flight.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity timebase is
+  generic (
+    W          : positive := 16;    -- chunk width: one 16-bit add per clock
+    NS_INIT    : natural  := 8;     -- period after reset, whole ns
+    FRAC_INIT  : natural  := 0);
+  port (
+    clk       : in  std_logic;
+    rst       : in  std_logic;
+    cmd_valid : in  std_logic;
+    cmd_op    : in  std_logic_vector(1 downto 0);   -- see OP_* below
+    -- SET: time (ns & frac). ADJUST: signed offset in the same format.
+    -- PERIOD: bits 39..32 whole ns, 31..0 fraction.
+    cmd_data  : in  std_logic_vector(95 downto 0);
+    cmd_ready : out std_logic;
+    time_ns   : out unsigned(63 downto 0);
+    time_frac : out unsigned(31 downto 0);
+    period    : out unsigned(39 downto 0));          -- increment in use
+end entity;
+
+architecture rtl of timebase is
+  constant OP_SET    : std_logic_vector(1 downto 0) := "00";
+  constant OP_ADJUST : std_logic_vector(1 downto 0) := "01";
+  constant OP_PERIOD : std_logic_vector(1 downto 0) := "10";
+
+  constant NCH : positive := 96 / W;
+  subtype chunk_t is unsigned(W - 1 downto 0);
+  type chunks_t is array (0 to NCH - 1) of chunk_t;
+
+  function chunk (v : std_logic_vector(95 downto 0); j : natural) return chunk_t is
+  begin
+    return unsigned(v((j + 1) * W - 1 downto j * W));
+  end function;
+
+  function period_init return std_logic_vector is
+    variable p : std_logic_vector(95 downto 0) := (others => '0');
+  begin
+    p(39 downto 0) := std_logic_vector(to_unsigned(NS_INIT, 8)) &
+                      std_logic_vector(to_unsigned(FRAC_INIT, 32));
+    return p;
+  end function;
+
+  signal r, d, e     : chunks_t := (others => (others => '0'));
+  signal c, ec       : std_logic_vector(NCH - 1 downto 0) := (others => '0');
+  signal stage       : std_logic_vector(NCH downto 0) := (others => '0');
+  signal op          : std_logic_vector(1 downto 0) := OP_SET;
+  signal data        : std_logic_vector(95 downto 0) := (others => '0');
+  signal period_reg  : std_logic_vector(95 downto 0) := period_init;
+
+  -- output alignment: chunk j delayed by NCH-1-j clocks
+  type delay_t is array (0 to NCH - 1) of chunks_t;
+  signal dly : delay_t := (others => (others => (others => '0')));
+  signal aligned : std_logic_vector(95 downto 0);
+begin
+  assert 96 mod W = 0 report "timebase: W must divide 96" severity failure;
+  assert W >= 8 report "timebase: the period's whole ns must fit chunks 0..2" severity failure;
+
+  cmd_ready <= '1' when stage = (stage'range => '0') and cmd_valid = '0' else '0';
+
+  control : process (clk)
+  begin
+    if rising_edge(clk) then
+      stage <= stage(NCH - 1 downto 0) & '0';
+      if stage(0) = '1' and op = OP_PERIOD then
+        period_reg <= data;
+      end if;
+      if rst = '1' then
+        stage <= (others => '0');
+        period_reg <= period_init;
+      elsif cmd_valid = '1' and stage = (stage'range => '0') then
+        stage(0) <= '1';
+        op       <= cmd_op;
+        data     <= cmd_data;
+      end if;
+    end if;
+  end process;
+
+  chunks : for j in 0 to NCH - 1 generate
+    signal cin, ecin : std_logic;
+  begin
+    first : if j = 0 generate
+      cin  <= '0';
+      ecin <= '0';
+    end generate;
+    later : if j > 0 generate
+      cin  <= c(j - 1);
+      ecin <= ec(j - 1);
+    end generate;
+
+    process (clk)
+      variable addend : chunk_t;
+      variable sum    : unsigned(W downto 0);
+    begin
+      if rising_edge(clk) then
+        -- E = period + offset, chunk j, one clock before chunk j needs it
+        if stage(j) = '1' and op = OP_ADJUST then
+          sum := ('0' & d(j)) + ('0' & chunk(data, j)) + ("" & ecin);
+          e(j)  <= sum(W - 1 downto 0);
+          ec(j) <= sum(W);
+        end if;
+
+        if stage(j + 1) = '1' and op = OP_ADJUST then
+          addend := e(j);
+        else
+          addend := d(j);
+        end if;
+        sum := ('0' & r(j)) + ('0' & addend) + ("" & cin);
+        if stage(j + 1) = '1' and op = OP_SET then
+          r(j) <= chunk(data, j);
+          c(j) <= '0';
+        else
+          r(j) <= sum(W - 1 downto 0);
+          c(j) <= sum(W);
+        end if;
+
+        if rst = '1' then
+          d(j) <= chunk(period_init, j);
+        elsif stage(j + 1) = '1' and op = OP_PERIOD then
+          d(j) <= chunk(data, j);
+        end if;
+
+        dly(j)(0) <= r(j);
+        for k in 1 to NCH - 1 loop
+          dly(j)(k) <= dly(j)(k - 1);
+        end loop;
+      end if;
+    end process;
+
+    -- chunk j needs NCH-1-j clocks of delay; 0 means straight from r(j)
+    top_chunk : if j = NCH - 1 generate
+      aligned((j + 1) * W - 1 downto j * W) <= std_logic_vector(r(j));
+    end generate;
+    lower_chunk : if j < NCH - 1 generate
+      aligned((j + 1) * W - 1 downto j * W) <= std_logic_vector(dly(j)(NCH - 2 - j));
+    end generate;
+  end generate;
+
+  time_ns   <= unsigned(aligned(95 downto 32));
+  time_frac <= unsigned(aligned(31 downto 0));
+  period    <= unsigned(period_reg(39 downto 0));
+end architecture;
