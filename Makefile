@@ -33,6 +33,8 @@ include mk/regmap.mk
 -include mk/bitstream.mk
 include mk/repo.mk
 -include mk/tools.mk
+-include mk/driver.mk
+-include mk/kernel.mk
 
 # Suites run one after another (each may use both cores inside); a suite
 # that fails does not stop the others. tests/summary.sh prints the total.

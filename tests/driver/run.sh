@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Driver core unit tests in user space: the OS-independent core
+# (driver/core/) built with the user-space access layer (driver/os/user/),
+# warnings as errors, with AddressSanitizer and UBSan; every "ok"/"not ok"
+# line of the test program is one test.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib/suite.sh"
+suite_begin driver
+OUT="$TOP/build/driver-test"
+mkdir -p "$OUT"
+CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror"
+INC="-I$TOP/driver/core -I$TOP/driver/os/user -I$TOP/build/gen"
+SRC="$TOP/driver/core/synpcix_hw.c $TOP/driver/os/user/synpcix_osdep.c"
+
+# shellcheck disable=SC2086
+t_run build-core-user ${CC:-cc} $CFLAGS -fsanitize=address,undefined \
+	-fno-sanitize-recover=all $INC $SRC "$TOP/tests/driver/test_core.c" \
+	-o "$OUT/test_core"
+# The core must also build on its own with no libc beyond the access layer:
+# -ffreestanding catches a stray <string.h>/<stdlib.h> call in driver/core.
+# shellcheck disable=SC2086
+t_run core-freestanding ${CC:-cc} $CFLAGS -ffreestanding -fno-builtin -c \
+	$INC "$TOP/driver/core/synpcix_hw.c" -o "$OUT/synpcix_hw_freestanding.o"
+if nm -u "$OUT/synpcix_hw_freestanding.o" 2>/dev/null | grep -v ' spx_os_' | grep -q ' U '; then
+	t_fail core-no-libc-calls "core calls outside the access layer: $(nm -u "$OUT/synpcix_hw_freestanding.o" | grep -v spx_os_ | tr '\n' ' ')"
+else
+	t_pass core-no-libc-calls
+fi
+
+if [ -x "$OUT/test_core" ]; then
+	"$OUT/test_core" >"$SUITE_LOG_DIR/test_core.log" 2>&1
+	rc=$?
+	n=0
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) t_pass "${line#ok }"; n=$((n + 1)) ;;
+		"not ok "*) t_fail "${line#not ok }"; n=$((n + 1)) ;;
+		"    also: "*) echo "$line" ;;
+		esac
+	done <"$SUITE_LOG_DIR/test_core.log"
+	# A crash (sanitizer report, signal) after some lines must not pass.
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$SUITE_LOG_DIR/test_core.log"; then
+		t_fail test_core-exit "exit $rc without a failed test (crash?)"
+		tail -n 20 "$SUITE_LOG_DIR/test_core.log" | sed 's/^/    | /'
+	fi
+	[ "$n" -gt 0 ] || t_fail test_core-ran "no test lines"
+else
+	t_fail test_core "not built"
+fi
+suite_end
