@@ -28,7 +28,7 @@ deps:
 	@sh mk/deps.sh
 
 include mk/regmap.mk
--include mk/hdl.mk
+include mk/hdl.mk
 -include mk/sim.mk
 -include mk/bitstream.mk
 include mk/repo.mk

@@ -1,0 +1,43 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- Messages between the bus clock domain (registers, servo) and the timebase
+-- clock domain (counter, captures, perout). Internal to clock_core: they are
+-- not software-visible, so they live here and not in the register map.
+--
+-- bus -> timebase: 4-bit address + 32-bit word (one cdc_handshake).
+-- timebase -> bus: 2-bit kind + 96-bit payload (one cdc_handshake).
+library ieee;
+use ieee.std_logic_1164.all;
+
+package clock_msg_pkg is
+  constant MSG_W : natural := 36;
+  subtype msg_addr_t is natural range 0 to 15;
+  constant M_SET_LO    : msg_addr_t := 0;
+  constant M_SET_HI    : msg_addr_t := 1;
+  constant M_SET_FRAC  : msg_addr_t := 2;
+  constant M_ADJ_LO    : msg_addr_t := 3;
+  constant M_ADJ_HI    : msg_addr_t := 4;
+  constant M_PER_NS    : msg_addr_t := 5;
+  constant M_PER_FRAC  : msg_addr_t := 6;
+  constant M_CMD       : msg_addr_t := 7;   -- bits: see C_* below
+  constant M_PPS_CFG   : msg_addr_t := 8;   -- 0 enable, 1 falling, 31..16 min width
+  constant M_EV_CFG    : msg_addr_t := 9;   -- 7..0 enable, 15..8 falling
+  constant M_EV_MINW   : msg_addr_t := 10;
+  constant M_PO_LO     : msg_addr_t := 11;
+  constant M_PO_HI     : msg_addr_t := 12;
+  constant M_PO_PERIOD : msg_addr_t := 13;
+  constant M_PO_WIDTH  : msg_addr_t := 14;
+  constant M_PO_ARM    : msg_addr_t := 15;  -- bit 0 enable
+
+  constant C_SET      : natural := 0;
+  constant C_ADJUST   : natural := 1;
+  constant C_PERIOD   : natural := 2;
+  constant C_SNAPSHOT : natural := 3;
+  constant C_POP      : natural := 4;
+  constant C_EVSTAT   : natural := 5;
+
+  constant RESP_W : natural := 98;
+  constant R_SNAP   : std_logic_vector(1 downto 0) := "00";  -- ns(64) frac(32)
+  constant R_EVENT  : std_logic_vector(1 downto 0) := "01";  -- found seq(16) ch(3) pad(12) stamp(64)
+  constant R_PPS    : std_logic_vector(1 downto 0) := "10";  -- stamp(64) glitches(16) is_stamp pad(15)
+  constant R_EVSTAT : std_logic_vector(1 downto 0) := "11";  -- overflows(32) level(16) pad(48)
+end package;

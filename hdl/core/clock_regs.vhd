@@ -1,0 +1,446 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- Register file of the clock core (bus clock domain). Decodes the register
+-- port against the generated map, keeps the software-visible registers,
+-- runs the PPS servo, and talks to the timebase domain through messages
+-- (clock_msg_pkg): a write that must reach the timebase, or a read that
+-- needs a value from it, completes only when the messages have been taken
+-- and any answer has come back, so software sees every access in order.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+use work.synpcix_regs_pkg.all;
+use work.clock_msg_pkg.all;
+
+entity clock_regs is
+  generic (
+    N_EVENTS  : positive := 2;
+    FIFO_LOG2 : positive := 8;
+    CLK_HZ    : natural  := 125_000_000;
+    BUILD_ID  : std_logic_vector(31 downto 0) := x"00000000";
+    CAPTURE_DELAY : natural := 3;
+    PEROUT_DELAY  : natural := 2);
+  port (
+    clk, rst   : in  std_logic;
+    reg_valid  : in  std_logic;
+    reg_write  : in  std_logic;
+    reg_addr   : in  std_logic_vector(11 downto 2);
+    reg_wdata  : in  std_logic_vector(31 downto 0);
+    reg_ready  : out std_logic;
+    reg_rdata  : out std_logic_vector(31 downto 0);
+    msg_valid  : out std_logic;
+    msg        : out std_logic_vector(MSG_W - 1 downto 0);
+    msg_ready  : in  std_logic;
+    resp_valid : in  std_logic;
+    resp       : in  std_logic_vector(RESP_W - 1 downto 0);
+    us_tick    : in  std_logic;
+    pps_locked : out std_logic);
+end entity;
+
+architecture rtl of clock_regs is
+  subtype word is std_logic_vector(31 downto 0);
+  function u32 (v : std_logic_vector) return word is
+  begin
+    return std_logic_vector(resize(unsigned(v), 32));
+  end function;
+  function field (r : word; lsb, width : natural) return std_logic_vector is
+  begin
+    return r(lsb + width - 1 downto lsb);
+  end function;
+
+  -- software registers
+  signal scratch, bad_cnt : word := (others => '0');
+  signal set_lo, set_hi, set_frac, adj_lo, adj_hi, per_frac : word := (others => '0');
+  signal per_ns : word := CLOCK_PERIOD_NS_RESET;
+  signal pps_ctrl : word := (others => '0');
+  signal interval : word := PPS_INTERVAL_NS_RESET;
+  signal kp : word := PPS_KP_RESET;
+  signal ki : word := PPS_KI_RESET;
+  signal kf : word := PPS_KF_RESET;
+  signal lock_th : word := PPS_LOCK_THRESH_NS_RESET;
+  signal rej_th  : word := PPS_REJECT_THRESH_NS_RESET;
+  signal step_th : word := PPS_STEP_THRESH_NS_RESET;
+  signal pps_minw : word := PPS_MIN_WIDTH_RESET;
+  signal loss_us : word := PPS_LOSS_US_RESET;
+  signal min_gap : word := PPS_MIN_GAP_NS_RESET;
+  signal lock_cnt : word := PPS_LOCK_COUNT_RESET;
+  signal ev_ctrl : word := (others => '0');
+  signal ev_minw : word := EVENT_MIN_WIDTH_RESET;
+  signal po_ctrl, po_lo, po_hi : word := (others => '0');
+  signal po_period : word := PEROUT_PERIOD_NS_RESET;
+  signal po_width  : word := PEROUT_WIDTH_NS_RESET;
+
+  -- values latched from the timebase domain
+  signal snap_hi, snap_frac : word := (others => '0');
+  signal pps_lo, pps_hi, pps_hi_l : word := (others => '0');
+  signal stamp_new : std_logic := '0';
+  signal ev_lo, ev_hi, ev_info, snap_lo : word := (others => '0');
+  signal acc_addr : natural range 0 to 4095 := 0;
+  signal ev_level, ev_ovf : word := (others => '0');
+  signal filt_glitches : unsigned(31 downto 0) := (others => '0');
+  signal last_filt : unsigned(15 downto 0) := (others => '0');
+  signal got : std_logic_vector(3 downto 0) := (others => '0');  -- by response kind
+
+  -- message sender: one bit per message address, sent lowest first
+  signal pend : std_logic_vector(15 downto 0) := (others => '0');
+  signal cmd_bits : word := (others => '0');
+  signal servo_step : std_logic := '0';
+  signal mv : std_logic := '0';
+  signal mr : std_logic_vector(MSG_W - 1 downto 0) := (others => '0');
+
+  type acc_t is (IDLE, SENDING, WAITING, DONE);
+  signal acc : acc_t := IDLE;
+  signal want : natural range 0 to 3 := 0;
+  signal rdata : word := (others => '0');
+  signal ready : std_logic := '0';
+  signal servo_busy : std_logic := '0';
+
+  -- servo
+  signal s_state : std_logic_vector(1 downto 0);
+  signal s_present, s_accepted, s_step_req, s_freq_req, s_ack : std_logic;
+  signal s_step : signed(63 downto 0);
+  signal s_freq, s_offset : signed(31 downto 0);
+  signal c_gap, c_rej, c_loss, c_step, c_edge : unsigned(31 downto 0);
+  signal stamp_valid : std_logic := '0';
+  signal stamp : unsigned(63 downto 0) := (others => '0');
+  signal eff : unsigned(39 downto 0);
+
+  constant FEATURES : word :=
+    u32(std_logic_vector(to_unsigned(PEROUT_DELAY, 4)) &
+        std_logic_vector(to_unsigned(CAPTURE_DELAY, 4)) &
+        std_logic_vector(to_unsigned(FIFO_LOG2, 4)) & "0000" &
+        std_logic_vector(to_unsigned(N_EVENTS, 4)));
+begin
+  eff <= unsigned(per_ns(7 downto 0) & per_frac) + unsigned(resize(s_freq, 40));
+
+  servo : entity work.pps_servo
+    port map (
+      clk => clk, rst => rst, mode => pps_ctrl(1 downto 0),
+      interval => unsigned(interval(30 downto 0)),
+      kp => kp(20 downto 0) , ki => ki(20 downto 0), kf => kf(20 downto 0),
+      lock_thresh => unsigned(lock_th), reject_thresh => unsigned(rej_th),
+      step_thresh => unsigned(step_th), loss_us => unsigned(loss_us),
+      min_gap => unsigned(min_gap), lock_count => unsigned(lock_cnt(7 downto 0)),
+      stamp_valid => stamp_valid, stamp => stamp, us_tick => us_tick,
+      accepted => s_accepted, step_req => s_step_req, step_ns => s_step,
+      freq_req => s_freq_req, freq_adj => s_freq, req_ack => s_ack,
+      state => s_state, present => s_present, offset_ns => s_offset,
+      gap_glitches => c_gap, rejects => c_rej, losses => c_loss, steps => c_step,
+      edges => c_edge);
+  pps_locked <= '1' when s_state = "10" else '0';
+
+  process (clk)
+    variable a : natural;
+    variable found : boolean;
+    variable k : natural range 0 to 15;
+    variable d : word;
+    variable kind : natural range 0 to 3;
+  begin
+    if rising_edge(clk) then
+      ready <= '0';
+      stamp_valid <= '0';
+      s_ack <= '0';
+
+      -- answers from the timebase domain
+      if resp_valid = '1' then
+        kind := to_integer(unsigned(resp(97 downto 96)));
+        got(kind) <= '1';
+        case resp(97 downto 96) is
+          when R_SNAP =>
+            snap_hi   <= resp(95 downto 64);
+            snap_frac <= resp(31 downto 0);
+            snap_lo   <= resp(63 downto 32);
+          when R_EVENT =>
+            ev_lo   <= resp(31 downto 0);
+            ev_hi   <= resp(63 downto 32);
+            ev_info <= resp(95) & "0000000" & resp(94 downto 79) & "00000" & resp(78 downto 76);
+          when R_EVSTAT =>
+            ev_ovf   <= resp(95 downto 64);
+            ev_level <= x"0000" & resp(63 downto 48);
+          when others =>              -- R_PPS
+            filt_glitches <= filt_glitches +
+              resize(unsigned(resp(31 downto 16)) - last_filt, 32);
+            last_filt <= unsigned(resp(31 downto 16));
+            if resp(15) = '1' then
+              stamp <= unsigned(resp(95 downto 32));
+              stamp_valid <= '1';
+            end if;
+        end case;
+      end if;
+      if s_accepted = '1' then
+        pps_lo <= std_logic_vector(stamp(31 downto 0));
+        pps_hi <= std_logic_vector(stamp(63 downto 32));
+        stamp_new <= '1';
+      end if;
+
+      -- message sender
+      if mv = '1' and msg_ready = '1' then
+        mv <= '0';
+      elsif mv = '0' and pend /= x"0000" then
+        found := false;
+        for i in 0 to 15 loop
+          if pend(i) = '1' and not found then
+            found := true;
+            k := i;
+          end if;
+        end loop;
+        case k is
+          when M_SET_LO    => d := set_lo;
+          when M_SET_HI    => d := set_hi;
+          when M_SET_FRAC  => d := set_frac;
+          when M_ADJ_LO    => if servo_step = '1' then d := std_logic_vector(s_step(31 downto 0)); else d := adj_lo; end if;
+          when M_ADJ_HI    => if servo_step = '1' then d := std_logic_vector(s_step(63 downto 32)); else d := adj_hi; end if;
+          when M_PER_NS    => d := x"000000" & std_logic_vector(eff(39 downto 32));
+          when M_PER_FRAC  => d := std_logic_vector(eff(31 downto 0));
+          when M_CMD       => d := cmd_bits;
+          when M_PPS_CFG   => d := pps_minw(15 downto 0) & x"000" & "00" & pps_ctrl(2) &
+                                   (pps_ctrl(1) or pps_ctrl(0));
+          when M_EV_CFG    => d := ev_ctrl;
+          when M_EV_MINW   => d := ev_minw;
+          when M_PO_LO     => d := po_lo;
+          when M_PO_HI     => d := po_hi;
+          when M_PO_PERIOD => d := po_period;
+          when M_PO_WIDTH  => d := po_width;
+          when others      => d := po_ctrl;
+        end case;
+        mr <= std_logic_vector(to_unsigned(k, 4)) & d;
+        mv <= '1';
+        pend(k) <= '0';
+      end if;
+
+      -- register accesses, and servo requests between them
+      case acc is
+        when IDLE =>
+          if reg_valid = '1' then
+            a := to_integer(unsigned(reg_addr)) * 4;
+            acc_addr <= a;
+            want <= 0;
+            acc <= DONE;
+            if reg_write = '1' then
+              d := reg_wdata;
+              case a is
+                when REG_ID_SCRATCH => scratch <= d;
+                when REG_CLOCK_CTRL =>
+                  cmd_bits <= (others => '0');
+                  cmd_bits(C_SET) <= d(CLOCK_CTRL_SET_LSB);
+                  cmd_bits(C_ADJUST) <= d(CLOCK_CTRL_ADJUST_LSB) and not d(CLOCK_CTRL_SET_LSB);
+                  cmd_bits(C_PERIOD) <= d(CLOCK_CTRL_PERIOD_LSB) and not
+                                        (d(CLOCK_CTRL_SET_LSB) or d(CLOCK_CTRL_ADJUST_LSB));
+                  servo_step <= '0';
+                  if d(CLOCK_CTRL_SET_LSB) = '1' then
+                    pend(M_SET_LO) <= '1'; pend(M_SET_HI) <= '1'; pend(M_SET_FRAC) <= '1';
+                  elsif d(CLOCK_CTRL_ADJUST_LSB) = '1' then
+                    pend(M_ADJ_LO) <= '1'; pend(M_ADJ_HI) <= '1';
+                  end if;
+                  if d(CLOCK_CTRL_PERIOD_LSB) = '1' and d(1 downto 0) = "00" then
+                    pend(M_PER_NS) <= '1'; pend(M_PER_FRAC) <= '1';
+                  end if;
+                  if d(2 downto 0) /= "000" then
+                    pend(M_CMD) <= '1';
+                    acc <= SENDING;
+                  end if;
+                  if unsigned(d(31 downto 3)) /= 0 then
+                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
+                  end if;
+                when REG_CLOCK_SET_NS_LO => set_lo <= d;
+                when REG_CLOCK_SET_NS_HI => set_hi <= d;
+                when REG_CLOCK_SET_FRAC  => set_frac <= d;
+                when REG_CLOCK_ADJ_NS_LO => adj_lo <= d;
+                when REG_CLOCK_ADJ_NS_HI => adj_hi <= d;
+                when REG_CLOCK_PERIOD_NS => per_ns <= x"0000000" & d(3 downto 0);
+                  if unsigned(d(31 downto 4)) /= 0 or d(3 downto 0) = "0000" then
+                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
+                    per_ns <= per_ns;          -- out of 1..15: refused
+                  end if;
+                when REG_CLOCK_PERIOD_FRAC => per_frac <= d;
+                when REG_PPS_CTRL =>
+                  pps_ctrl <= x"0000000" & "0" & d(2 downto 0);
+                  if d(1 downto 0) = "11" then
+                    pps_ctrl <= pps_ctrl;       -- undefined mode: refused
+                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
+                  else
+                    pend(M_PPS_CFG) <= '1';
+                    acc <= SENDING;
+                  end if;
+                when REG_PPS_INTERVAL_NS =>
+                  if unsigned(d) < 2 or d(31) = '1' then
+                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
+                  else
+                    interval <= d;
+                  end if;
+                when REG_PPS_KP => kp <= u32(d(20 downto 0));
+                when REG_PPS_KI => ki <= u32(d(20 downto 0));
+                when REG_PPS_KF => kf <= u32(d(20 downto 0));
+                when REG_PPS_LOCK_THRESH_NS => lock_th <= d;
+                when REG_PPS_REJECT_THRESH_NS => rej_th <= d;
+                when REG_PPS_STEP_THRESH_NS => step_th <= d;
+                when REG_PPS_MIN_WIDTH => pps_minw <= u32(d(15 downto 0));
+                  pend(M_PPS_CFG) <= '1';
+                  acc <= SENDING;
+                when REG_PPS_LOSS_US => loss_us <= d;
+                when REG_PPS_MIN_GAP_NS => min_gap <= d;
+                when REG_PPS_LOCK_COUNT => lock_cnt <= u32(d(7 downto 0));
+                when REG_EVENT_CTRL => ev_ctrl <= u32(d(15 downto 0));
+                  pend(M_EV_CFG) <= '1';
+                  acc <= SENDING;
+                when REG_EVENT_MIN_WIDTH => ev_minw <= u32(d(15 downto 0));
+                  pend(M_EV_MINW) <= '1';
+                  acc <= SENDING;
+                when REG_PEROUT_CTRL => po_ctrl <= u32(d(0 downto 0));
+                  pend(M_PO_LO) <= '1'; pend(M_PO_HI) <= '1'; pend(M_PO_PERIOD) <= '1';
+                  pend(M_PO_WIDTH) <= '1'; pend(M_PO_ARM) <= '1';
+                  acc <= SENDING;
+                when REG_PEROUT_START_NS_LO => po_lo <= d;
+                when REG_PEROUT_START_NS_HI => po_hi <= d;
+                when REG_PEROUT_PERIOD_NS => po_period <= d;
+                when REG_PEROUT_WIDTH_NS => po_width <= d;
+                when others =>
+                  if bad_cnt /= x"FFFFFFFF" then
+                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
+                  end if;
+              end case;
+            else
+              d := (others => '0');
+              case a is
+                when REG_ID_TYPE => d := ID_TYPE_RESET;
+                when REG_ID_VERSION => d := ID_VERSION_RESET;
+                when REG_ID_NEXT => d := ID_NEXT_RESET;
+                when REG_ID_MAGIC => d := ID_MAGIC_RESET;
+                when REG_ID_BUILD => d := BUILD_ID;
+                when REG_ID_FEATURES => d := FEATURES;
+                when REG_ID_CLK_HZ => d := std_logic_vector(to_unsigned(CLK_HZ, 32));
+                when REG_ID_SCRATCH => d := scratch;
+                when REG_ID_BAD_ACCESS => d := bad_cnt; bad_cnt <= (others => '0');
+                when REG_CLOCK_TYPE => d := CLOCK_TYPE_RESET;
+                when REG_CLOCK_VERSION => d := CLOCK_VERSION_RESET;
+                when REG_CLOCK_NEXT => d := CLOCK_NEXT_RESET;
+                when REG_CLOCK_CTRL => d := (others => '0');
+                when REG_CLOCK_TIME_NS_LO =>
+                  cmd_bits <= (C_SNAPSHOT => '1', others => '0');
+                  pend(M_CMD) <= '1';
+                  want <= to_integer(unsigned(R_SNAP));
+                  got <= (others => '0');
+                  acc <= WAITING;
+                when REG_CLOCK_TIME_NS_HI => d := snap_hi;
+                when REG_CLOCK_TIME_FRAC => d := snap_frac;
+                when REG_CLOCK_SET_NS_LO => d := set_lo;
+                when REG_CLOCK_SET_NS_HI => d := set_hi;
+                when REG_CLOCK_SET_FRAC => d := set_frac;
+                when REG_CLOCK_ADJ_NS_LO => d := adj_lo;
+                when REG_CLOCK_ADJ_NS_HI => d := adj_hi;
+                when REG_CLOCK_PERIOD_NS => d := per_ns;
+                when REG_CLOCK_PERIOD_FRAC => d := per_frac;
+                when REG_CLOCK_EFF_PERIOD_NS => d := x"000000" & std_logic_vector(eff(39 downto 32));
+                when REG_CLOCK_EFF_PERIOD_FRAC => d := std_logic_vector(eff(31 downto 0));
+                when REG_PPS_TYPE => d := PPS_TYPE_RESET;
+                when REG_PPS_VERSION => d := PPS_VERSION_RESET;
+                when REG_PPS_NEXT => d := PPS_NEXT_RESET;
+                when REG_PPS_CTRL => d := pps_ctrl;
+                when REG_PPS_STATUS =>
+                  d := (others => '0');
+                  d(PPS_STATUS_STATE_LSB + 1 downto PPS_STATUS_STATE_LSB) := s_state;
+                  d(PPS_STATUS_PRESENT_LSB) := s_present;
+                  d(PPS_STATUS_STAMP_NEW_LSB) := stamp_new;
+                when REG_PPS_STAMP_NS_LO => d := pps_lo; pps_hi_l <= pps_hi; stamp_new <= '0';
+                when REG_PPS_STAMP_NS_HI => d := pps_hi_l;
+                when REG_PPS_OFFSET_NS => d := std_logic_vector(s_offset);
+                when REG_PPS_FREQ_ADJ => d := std_logic_vector(s_freq);
+                when REG_PPS_INTERVAL_NS => d := interval;
+                when REG_PPS_KP => d := kp;
+                when REG_PPS_KI => d := ki;
+                when REG_PPS_KF => d := kf;
+                when REG_PPS_LOCK_THRESH_NS => d := lock_th;
+                when REG_PPS_REJECT_THRESH_NS => d := rej_th;
+                when REG_PPS_STEP_THRESH_NS => d := step_th;
+                when REG_PPS_MIN_WIDTH => d := pps_minw;
+                when REG_PPS_LOSS_US => d := loss_us;
+                when REG_PPS_MIN_GAP_NS => d := min_gap;
+                when REG_PPS_LOCK_COUNT => d := lock_cnt;
+                when REG_PPS_EDGES => d := std_logic_vector(c_edge);
+                when REG_PPS_GLITCHES => d := std_logic_vector(c_gap + filt_glitches);
+                when REG_PPS_REJECTS => d := std_logic_vector(c_rej);
+                when REG_PPS_LOSSES => d := std_logic_vector(c_loss);
+                when REG_PPS_STEPS => d := std_logic_vector(c_step);
+                when REG_EVENT_TYPE => d := EVENT_TYPE_RESET;
+                when REG_EVENT_VERSION => d := EVENT_VERSION_RESET;
+                when REG_EVENT_NEXT => d := EVENT_NEXT_RESET;
+                when REG_EVENT_CTRL => d := ev_ctrl;
+                when REG_EVENT_STATUS | REG_EVENT_OVERFLOWS =>
+                  cmd_bits <= (C_EVSTAT => '1', others => '0');
+                  pend(M_CMD) <= '1';
+                  want <= to_integer(unsigned(R_EVSTAT));
+                  got <= (others => '0');
+                  acc <= WAITING;
+                when REG_EVENT_STAMP_NS_LO =>
+                  cmd_bits <= (C_POP => '1', others => '0');
+                  pend(M_CMD) <= '1';
+                  want <= to_integer(unsigned(R_EVENT));
+                  got <= (others => '0');
+                  acc <= WAITING;
+                when REG_EVENT_STAMP_NS_HI => d := ev_hi;
+                when REG_EVENT_STAMP_INFO => d := ev_info;
+                when REG_EVENT_MIN_WIDTH => d := ev_minw;
+                when REG_PEROUT_TYPE => d := PEROUT_TYPE_RESET;
+                when REG_PEROUT_VERSION => d := PEROUT_VERSION_RESET;
+                when REG_PEROUT_NEXT => d := PEROUT_NEXT_RESET;
+                when REG_PEROUT_CTRL => d := po_ctrl;
+                when REG_PEROUT_START_NS_LO => d := po_lo;
+                when REG_PEROUT_START_NS_HI => d := po_hi;
+                when REG_PEROUT_PERIOD_NS => d := po_period;
+                when REG_PEROUT_WIDTH_NS => d := po_width;
+                when others =>
+                  if bad_cnt /= x"FFFFFFFF" then
+                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
+                  end if;
+              end case;
+              rdata <= d;
+            end if;
+          elsif s_step_req = '1' or s_freq_req = '1' then
+            -- the servo's turn: a step, or a new effective period
+            servo_busy <= '1';
+            acc <= SENDING;
+            cmd_bits <= (others => '0');
+            if s_step_req = '1' then
+              servo_step <= '1';
+              cmd_bits(C_ADJUST) <= '1';
+              pend(M_ADJ_LO) <= '1'; pend(M_ADJ_HI) <= '1'; pend(M_CMD) <= '1';
+            else
+              cmd_bits(C_PERIOD) <= '1';
+              pend(M_PER_NS) <= '1'; pend(M_PER_FRAC) <= '1'; pend(M_CMD) <= '1';
+            end if;
+          end if;
+        when SENDING =>
+          if pend = x"0000" and mv = '0' then
+            if servo_busy = '1' then
+              servo_busy <= '0';
+              s_ack <= '1';
+              acc <= IDLE;
+            else
+              acc <= DONE;
+            end if;
+          end if;
+        when WAITING =>
+          if got(want) = '1' then
+            acc <= DONE;
+            case acc_addr is
+              when REG_CLOCK_TIME_NS_LO => rdata <= snap_lo;
+              when REG_EVENT_STAMP_NS_LO => rdata <= ev_lo;
+              when REG_EVENT_STATUS => rdata <= ev_level;
+              when others => rdata <= ev_ovf;
+            end case;
+          end if;
+        when DONE =>
+          ready <= '1';
+          acc <= IDLE;
+      end case;
+
+      if rst = '1' then
+        acc <= IDLE; pend <= (others => '0'); mv <= '0'; servo_busy <= '0';
+      end if;
+    end if;
+  end process;
+
+  reg_ready <= ready;
+  reg_rdata <= rdata;
+  msg_valid <= mv;
+  msg <= mr;
+end architecture;

@@ -1,0 +1,225 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- Everything of the clock core that runs on the timebase clock: the counter,
+-- PPS and event edge captures, the event FIFO, the periodic output, and the
+-- two message ports to the bus domain (see clock_msg_pkg).
+--
+-- Messages are only accepted while the timebase is idle, so a command never
+-- overtakes one in flight and a snapshot requested after a set always sees
+-- the new time.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+use work.clock_msg_pkg.all;
+
+entity clock_tb_domain is
+  generic (
+    N_EVENTS  : positive := 2;
+    FIFO_LOG2 : positive := 8;
+    CLK_HZ    : natural  := 125_000_000);
+  port (
+    clk        : in  std_logic;
+    rst        : in  std_logic;
+    msg_valid  : in  std_logic;
+    msg        : in  std_logic_vector(MSG_W - 1 downto 0);
+    msg_ready  : out std_logic;
+    resp_valid : out std_logic;
+    resp       : out std_logic_vector(RESP_W - 1 downto 0);
+    resp_ready : in  std_logic;
+    us_toggle  : out std_logic;      -- flips every microsecond of this clock
+    pps_in     : in  std_logic;
+    event_in   : in  std_logic_vector(N_EVENTS - 1 downto 0);
+    perout     : out std_logic);
+end entity;
+
+architecture rtl of clock_tb_domain is
+  signal time_ns   : unsigned(63 downto 0);
+  signal time_frac : unsigned(31 downto 0);
+  signal tb_valid, tb_ready : std_logic;
+  signal tb_op     : std_logic_vector(1 downto 0) := "00";
+  signal tb_data   : std_logic_vector(95 downto 0) := (others => '0');
+  signal set_r     : std_logic_vector(95 downto 0) := (others => '0');
+  signal adj_r     : std_logic_vector(63 downto 0) := (others => '0');
+  signal per_r     : std_logic_vector(39 downto 0) := (others => '0');
+
+  signal pps_cfg   : std_logic_vector(31 downto 0) := (others => '0');
+  signal ev_cfg    : std_logic_vector(31 downto 0) := (others => '0');
+  signal ev_minw   : unsigned(15 downto 0) := to_unsigned(4, 16);
+  signal po_start  : unsigned(63 downto 0) := (others => '0');
+  signal po_period, po_width : unsigned(31 downto 0) := (others => '0');
+  signal po_arm, po_en : std_logic := '0';
+  signal po_next   : unsigned(63 downto 0);
+
+  signal pps_stb, pps_glitch : std_logic;
+  signal pps_stamp : unsigned(63 downto 0);
+  signal ev_stb    : std_logic_vector(N_EVENTS - 1 downto 0);
+  signal ev_stamps : std_logic_vector(N_EVENTS * 64 - 1 downto 0);
+  signal pop, fifo_valid, fifo_found : std_logic := '0';
+  signal fifo_entry : std_logic_vector(82 downto 0);
+  signal fifo_level : unsigned(FIFO_LOG2 downto 0);
+  signal fifo_ovf   : unsigned(31 downto 0);
+
+  -- pending responses, sent in this priority order
+  signal snap_pend, ev_pend, evstat_pend, pps_pend : std_logic := '0';
+  signal snap_r    : std_logic_vector(95 downto 0) := (others => '0');
+  signal ev_r      : std_logic_vector(95 downto 0) := (others => '0');
+  signal pps_r     : unsigned(63 downto 0) := (others => '0');
+  signal pps_is_stamp : std_logic := '0';
+  signal glitches  : unsigned(15 downto 0) := (others => '0');
+  signal glitches_sent : unsigned(15 downto 0) := (others => '0');
+  signal evstat_req : std_logic := '0';
+  signal resp_v    : std_logic := '0';
+  signal resp_r    : std_logic_vector(RESP_W - 1 downto 0) := (others => '0');
+
+  constant US_DIV : positive := CLK_HZ / 1_000_000;
+  signal us_cnt    : natural range 0 to US_DIV - 1 := 0;
+  signal us_t      : std_logic := '0';
+begin
+  assert CLK_HZ mod 1_000_000 = 0 report "CLK_HZ must be whole MHz" severity failure;
+
+  tb : entity work.timebase
+    port map (clk => clk, rst => rst, cmd_valid => tb_valid, cmd_op => tb_op,
+              cmd_data => tb_data, cmd_ready => tb_ready, time_ns => time_ns,
+              time_frac => time_frac, period => open);
+
+  msg_ready <= tb_ready and not tb_valid;
+
+  decode : process (clk)
+    variable a : msg_addr_t;
+    variable d : std_logic_vector(31 downto 0);
+  begin
+    if rising_edge(clk) then
+      tb_valid <= '0';
+      pop      <= '0';
+      po_arm   <= '0';
+      if msg_valid = '1' then
+        a := to_integer(unsigned(msg(35 downto 32)));
+        d := msg(31 downto 0);
+        case a is
+          when M_SET_LO    => set_r(63 downto 32) <= d;
+          when M_SET_HI    => set_r(95 downto 64) <= d;
+          when M_SET_FRAC  => set_r(31 downto 0) <= d;
+          when M_ADJ_LO    => adj_r(31 downto 0) <= d;
+          when M_ADJ_HI    => adj_r(63 downto 32) <= d;
+          when M_PER_NS    => per_r(39 downto 32) <= d(7 downto 0);
+          when M_PER_FRAC  => per_r(31 downto 0) <= d;
+          when M_PPS_CFG   => pps_cfg <= d;
+          when M_EV_CFG    => ev_cfg <= d;
+          when M_EV_MINW   => ev_minw <= unsigned(d(15 downto 0));
+          when M_PO_LO     => po_start(31 downto 0) <= unsigned(d);
+          when M_PO_HI     => po_start(63 downto 32) <= unsigned(d);
+          when M_PO_PERIOD => po_period <= unsigned(d);
+          when M_PO_WIDTH  => po_width <= unsigned(d);
+          when M_PO_ARM    => po_arm <= '1'; po_en <= d(0);
+          when M_CMD =>
+            if d(C_SET) = '1' then
+              tb_valid <= '1'; tb_op <= "00"; tb_data <= set_r;
+            elsif d(C_ADJUST) = '1' then
+              tb_valid <= '1'; tb_op <= "01";
+              tb_data <= adj_r & x"00000000";
+            elsif d(C_PERIOD) = '1' then
+              tb_valid <= '1'; tb_op <= "10";
+              tb_data <= x"00000000000000" & per_r;
+            end if;
+            if d(C_SNAPSHOT) = '1' then
+              snap_r <= std_logic_vector(time_ns & time_frac);
+              snap_pend <= '1';
+            end if;
+            if d(C_POP) = '1' then
+              pop <= '1';
+            end if;
+            if d(C_EVSTAT) = '1' then
+              evstat_pend <= '1';
+            end if;
+          when others => null;
+        end case;
+      end if;
+
+      if fifo_valid = '1' then
+        ev_pend <= '1';
+        ev_r <= fifo_found & fifo_entry(82 downto 64) & x"000" & fifo_entry(63 downto 0);
+      end if;
+
+      if pps_stb = '1' then
+        pps_r <= pps_stamp;
+        pps_is_stamp <= '1';
+        pps_pend <= '1';
+      end if;
+      if pps_glitch = '1' then
+        glitches <= glitches + 1;
+      end if;
+      if glitches /= glitches_sent then
+        pps_pend <= '1';
+      end if;
+
+      -- response port: one word in flight at a time
+      if resp_v = '1' and resp_ready = '1' then
+        resp_v <= '0';
+      elsif resp_v = '0' then
+        if snap_pend = '1' then
+          resp_r <= R_SNAP & snap_r;
+          resp_v <= '1';
+          snap_pend <= '0';
+        elsif ev_pend = '1' then
+          resp_r <= R_EVENT & ev_r;
+          resp_v <= '1';
+          ev_pend <= '0';
+        elsif evstat_pend = '1' then
+          resp_r <= R_EVSTAT & std_logic_vector(fifo_ovf) &
+                    std_logic_vector(resize(fifo_level, 16)) & x"000000000000";
+          resp_v <= '1';
+          evstat_pend <= '0';
+        elsif pps_pend = '1' and pps_stb = '0' then
+          resp_r <= R_PPS & std_logic_vector(pps_r) & std_logic_vector(glitches) &
+                    pps_is_stamp & "000000000000000";
+          glitches_sent <= glitches;
+          pps_is_stamp <= '0';
+          resp_v <= '1';
+          pps_pend <= '0';
+        end if;
+      end if;
+
+      if us_cnt = US_DIV - 1 then
+        us_cnt <= 0;
+        us_t <= not us_t;
+      else
+        us_cnt <= us_cnt + 1;
+      end if;
+
+      if rst = '1' then
+        snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
+        resp_v <= '0'; pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
+        pps_is_stamp <= '0';
+      end if;
+    end if;
+  end process;
+  resp_valid <= resp_v;
+  resp       <= resp_r;
+  us_toggle  <= us_t;
+
+  pps_cap : entity work.edge_capture
+    port map (clk => clk, rst => rst, pin => pps_in, enable => pps_cfg(0),
+              falling => pps_cfg(1), min_width => unsigned(pps_cfg(31 downto 16)),
+              time_ns => time_ns, stamp_valid => pps_stb, stamp => pps_stamp,
+              glitch => pps_glitch);
+
+  events : for i in 0 to N_EVENTS - 1 generate
+    signal st : unsigned(63 downto 0);
+  begin
+    cap : entity work.edge_capture
+      port map (clk => clk, rst => rst, pin => event_in(i), enable => ev_cfg(i),
+                falling => ev_cfg(8 + i), min_width => ev_minw, time_ns => time_ns,
+                stamp_valid => ev_stb(i), stamp => st, glitch => open);
+    ev_stamps(i * 64 + 63 downto i * 64) <= std_logic_vector(st);
+  end generate;
+
+  fifo : entity work.event_fifo
+    generic map (N => N_EVENTS, LOG2 => FIFO_LOG2)
+    port map (clk => clk, rst => rst, in_valid => ev_stb, in_stamps => ev_stamps,
+              pop => pop, out_valid => fifo_valid, out_found => fifo_found,
+              out_entry => fifo_entry, level => fifo_level, overflows => fifo_ovf);
+
+  po : entity work.perout_gen
+    port map (clk => clk, rst => rst, arm => po_arm, enable => po_en,
+              start_ns => po_start, period => po_period, width => po_width,
+              time_ns => time_ns, dout => perout, next_ns => po_next);
+end architecture;

@@ -1,0 +1,63 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- Stamps the edges of one asynchronous input with the card's time.
+--
+-- The time is latched in the clock the synchronised edge is first seen, so
+-- the stamp is CAPTURE_DELAY clocks after the sampling clock that caught the
+-- pin (2 synchroniser flops + the edge register; see tb_edge_capture). The
+-- stamp is only released once the input has held its new level for
+-- min_width clocks: shorter pulses are glitches, reported and dropped.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity edge_capture is
+  generic (CNT_W : positive := 16);
+  port (
+    clk         : in  std_logic;
+    rst         : in  std_logic;
+    pin         : in  std_logic;                 -- asynchronous
+    enable      : in  std_logic;
+    falling     : in  std_logic;                 -- 1: falling edge is on time
+    min_width   : in  unsigned(CNT_W - 1 downto 0);
+    time_ns     : in  unsigned(63 downto 0);
+    stamp_valid : out std_logic;                 -- one-clock strobe
+    stamp       : out unsigned(63 downto 0);
+    glitch      : out std_logic);                -- one-clock strobe
+end entity;
+
+architecture rtl of edge_capture is
+  signal s, act, act_d : std_logic := '0';
+  signal counting      : std_logic := '0';
+  signal cnt           : unsigned(CNT_W - 1 downto 0) := (others => '0');
+  signal cand          : unsigned(63 downto 0) := (others => '0');
+begin
+  sync : entity work.sync_bit port map (clk => clk, din => pin, dout => s);
+  act <= s xor falling;
+
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      stamp_valid <= '0';
+      glitch      <= '0';
+      act_d       <= act;
+      if rst = '1' or enable = '0' then
+        counting <= '0';
+      elsif counting = '0' then
+        if act = '1' and act_d = '0' then
+          cand     <= time_ns;
+          cnt      <= to_unsigned(1, CNT_W);
+          counting <= '1';
+        end if;
+      elsif act = '0' then
+        counting <= '0';            -- fell back before min_width: a glitch
+        glitch   <= '1';
+      elsif cnt >= min_width then
+        counting    <= '0';
+        stamp       <= cand;
+        stamp_valid <= '1';
+      else
+        cnt <= cnt + 1;
+      end if;
+    end if;
+  end process;
+end architecture;

@@ -1,0 +1,120 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- Event stamp FIFO shared by N inputs (timebase clock domain).
+--
+-- Each input has a one-entry holding register so simultaneous edges on
+-- different inputs are all kept; one entry per clock moves into the FIFO,
+-- lowest input first. An edge is lost only when its input's holding register
+-- is still full or the FIFO is full; then `overflows` counts it and the
+-- sequence number still advances, so software sees the gap. The memory has a
+-- registered read so it maps to iCE40 block RAM.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity event_fifo is
+  generic (
+    N    : positive := 2;
+    LOG2 : positive := 8);
+  port (
+    clk       : in  std_logic;
+    rst       : in  std_logic;
+    in_valid  : in  std_logic_vector(N - 1 downto 0);
+    in_stamps : in  std_logic_vector(N * 64 - 1 downto 0);
+    pop       : in  std_logic;                     -- strobe
+    out_valid : out std_logic;                     -- strobe, 2 clocks after pop
+    out_found : out std_logic;                     -- FIFO was not empty
+    out_entry : out std_logic_vector(82 downto 0); -- seq(16) & ch(3) & stamp(64)
+    level     : out unsigned(LOG2 downto 0);
+    overflows : out unsigned(31 downto 0));
+end entity;
+
+architecture rtl of event_fifo is
+  type mem_t is array (0 to 2 ** LOG2 - 1) of std_logic_vector(82 downto 0);
+  signal mem : mem_t;
+  signal wr_ptr, rd_ptr : unsigned(LOG2 downto 0) := (others => '0');
+  signal hv  : std_logic_vector(N - 1 downto 0) := (others => '0');
+  type stamps_t is array (0 to N - 1) of std_logic_vector(63 downto 0);
+  type seqs_t is array (0 to N - 1) of unsigned(15 downto 0);
+  signal hs  : stamps_t;
+  signal hq  : seqs_t;
+  signal seq : unsigned(15 downto 0) := (others => '0');
+  signal ovf : unsigned(31 downto 0) := (others => '0');
+  signal rd_data : std_logic_vector(82 downto 0);
+  signal pop_d, found_d : std_logic := '0';
+  signal entry : std_logic_vector(82 downto 0) := (others => '0');
+  signal full : std_logic;
+begin
+  assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
+  full  <= '1' when wr_ptr - rd_ptr = 2 ** LOG2 else '0';
+  level <= wr_ptr - rd_ptr;
+  overflows <= ovf;
+
+  process (clk)
+    variable nseq  : unsigned(15 downto 0);
+    variable lost  : natural range 0 to N + 1;
+    variable wrote : boolean;
+    variable drained : integer range -1 to N - 1;
+  begin
+    if rising_edge(clk) then
+      nseq  := seq;
+      lost  := 0;
+      wrote := false;
+      drained := -1;
+      -- drain one holding register into the FIFO (lowest input first)
+      for i in 0 to N - 1 loop
+        if hv(i) = '1' and not wrote then
+          wrote := true;
+          drained := i;
+          hv(i) <= '0';
+          if full = '0' then
+            mem(to_integer(wr_ptr(LOG2 - 1 downto 0))) <=
+              std_logic_vector(hq(i)) & std_logic_vector(to_unsigned(i, 3)) & hs(i);
+            wr_ptr <= wr_ptr + 1;
+          else
+            lost := lost + 1;
+          end if;
+        end if;
+      end loop;
+      -- take new edges into the holding registers
+      for i in 0 to N - 1 loop
+        if in_valid(i) = '1' then
+          if hv(i) = '1' and drained /= i then
+            lost := lost + 1;       -- previous edge of this input still waiting
+          end if;
+          hv(i) <= '1';
+          hs(i) <= in_stamps(i * 64 + 63 downto i * 64);
+          hq(i) <= nseq;
+          nseq  := nseq + 1;
+        end if;
+      end loop;
+      seq <= nseq;
+      if ovf /= x"FFFFFFFF" then
+        ovf <= ovf + lost;
+      end if;
+
+      -- registered read (block RAM); the answer leaves one clock later
+      rd_data <= mem(to_integer(rd_ptr(LOG2 - 1 downto 0)));
+      pop_d   <= pop;
+      out_valid <= pop_d;
+      if pop_d = '1' then
+        entry <= rd_data;
+      end if;
+      if pop = '1' then
+        found_d <= '0';
+        if wr_ptr /= rd_ptr then
+          found_d <= '1';
+          rd_ptr  <= rd_ptr + 1;
+        end if;
+      end if;
+      if rst = '1' then
+        hv <= (others => '0');
+        wr_ptr <= (others => '0');
+        rd_ptr <= (others => '0');
+        pop_d <= '0';
+        out_valid <= '0';
+      end if;
+    end if;
+  end process;
+  out_found <= found_d;
+  out_entry <= entry;
+end architecture;

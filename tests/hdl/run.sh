@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# GHDL unit tests: analyse the gateware, then run every sim/hdl/tb_*.vhd
+# (one self-checking testbench per block) in parallel on the machine's cores.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib/suite.sh"
+suite_begin hdl
+W="$TOP/build/ghdl"
+rm -rf "$W" && mkdir -p "$W"
+cd "$TOP" || exit 1
+GHDL="ghdl -a --std=08 --workdir=$W"
+if ! $GHDL "$@" >"$SUITE_LOG_DIR/analyse.log" 2>&1; then
+	t_fail analyse "$(head -5 "$SUITE_LOG_DIR/analyse.log")"
+	suite_end
+	exit 1
+fi
+t_pass analyse-gateware
+for tb in sim/hdl/tb_*.vhd; do
+	$GHDL "$tb" >>"$SUITE_LOG_DIR/analyse.log" 2>&1 || t_fail "$(basename "$tb" .vhd)" "does not analyse"
+done
+jobs=$(nproc 2>/dev/null || echo 2)
+ls sim/hdl/tb_*.vhd | xargs -n1 basename | sed 's/\.vhd$//' |
+	xargs -P "$jobs" -I{} sh -c "cd '$W' && ghdl --elab-run --std=08 {} --assert-level=error >'$SUITE_LOG_DIR/{}.log' 2>&1; echo \$? >'$SUITE_LOG_DIR/{}.rc'"
+for tb in sim/hdl/tb_*.vhd; do
+	n=$(basename "$tb" .vhd)
+	if [ "$(cat "$SUITE_LOG_DIR/$n.rc" 2>/dev/null)" = 0 ] && grep -q "$n: PASS" "$SUITE_LOG_DIR/$n.log"; then
+		t_pass "$n"
+	else
+		t_fail "$n" "log: build/test-logs/hdl/$n.log"
+		grep -m5 -E 'FAIL|error' "$SUITE_LOG_DIR/$n.log" | sed 's/^/    | /'
+	fi
+done
+suite_end
