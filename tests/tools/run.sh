@@ -258,5 +258,103 @@ else
 	echo "NOTE tools: no /dev/ptpN on this machine; the PHC path was not exercised"
 fi
 
-[ -f "$TOP/tests/tools/run-live.sh" ] && . "$TOP/tests/tools/run-live.sh"
+# ---- tsprobe across a veth pair between two namespaces made here ----
+TP="$B/tsprobe"
+NSA="tt-a-$$"
+NSB="tt-b-$$"
+cleanup_ns() { ip netns del "$NSA" 2>/dev/null; ip netns del "$NSB" 2>/dev/null; }
+trap cleanup_ns EXIT INT TERM
+netns_up() {
+	ip netns add "$NSA" && ip netns add "$NSB" &&
+	ip link add tt0 netns "$NSA" type veth peer name tt1 netns "$NSB" &&
+	ip -n "$NSA" addr add 10.77.0.1/24 dev tt0 && ip -n "$NSB" addr add 10.77.0.2/24 dev tt1 &&
+	ip -n "$NSA" link set tt0 up && ip -n "$NSB" link set tt1 up &&
+	ip -n "$NSA" link set lo up && ip -n "$NSB" link set lo up
+}
+# probe_run NAME RECV-ARGS -- SEND-ARGS: receiver in B, sender in A
+probe_run() {
+	_pn=$1
+	shift
+	_ra=""
+	while [ "$1" != "--" ]; do _ra="$_ra $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	ip netns exec "$NSB" "$TP" recv $_ra >"$T/$_pn.recv" 2>"$T/$_pn.recv.err" &
+	_rp=$!
+	sleep 0.3
+	ip netns exec "$NSA" "$TP" send "$@" 10.77.0.2 >"$T/$_pn.send" 2>&1
+	_sr=$?
+	wait $_rp
+	_rr=$?
+	[ $_sr -eq 0 ] && [ $_rr -eq 0 ] || { echo "send exit $_sr, recv exit $_rr"; cat "$T/$_pn.send" "$T/$_pn.recv.err"; return 1; }
+}
+jget() { sed "s/.*\"$2\": \"*\([^,\"}]*\).*/\1/" "$T/$1"; }
+if netns_up >"$T/netns.log" 2>&1; then
+	t_pass tsprobe-netns-veth-setup
+	# sequence rules by design: every 333rd never sent (loss), every 100th
+	# after its successor (reordering), every 150th twice (duplicates)
+	probe_seq() {
+		probe_run seq -n 2000 -t 3s -i 0 --json --baseline none -w "$T/probe.pcapng" -- \
+			-r 5000 -n 2000 --test-skip 333 --test-reorder 100 --test-duplicate 150 &&
+		for kv in received:2008 lost:6 reordered:19 duplicates:14 samples:1994 \
+			"rx_stamps:software (kernel)"; do
+			v=$(jget seq.recv "${kv%%:*}")
+			[ "$v" = "${kv#*:}" ] || { echo "${kv%%:*} = '$v', want '${kv#*:}'"; cat "$T/seq.recv"; return 1; }
+		done
+		jget seq.recv tx_stamps | grep -q '^software (kernel)' || { cat "$T/seq.recv"; return 1; }
+		grep -q 'tx stamps: software (kernel SO_TIMESTAMPING; no hardware' "$T/seq.send" || return 1
+		# a one-way delay over veth: positive and below 10 ms at the median
+		p50=$(jget seq.recv p50_ns)
+		awk -v x="$p50" 'BEGIN { exit !(x > 0 && x < 10000000) }' || { echo "p50 $p50"; return 1; }
+	}
+	check tsprobe-sequence-loss-reorder-dup-software-stamps probe_seq
+	# the pcapng written by recv gives tsstat the same samples
+	probe_pcapng() {
+		"$TSSTAT" --ref payload --json "$T/probe.pcapng" | sed 's/, "unmatched": [0-9]*}//' >"$T/pp1" &&
+		sed 's/.*"stats": //; s/, "unmatched": [0-9]*}}//' "$T/seq.recv" >"$T/pp2" &&
+		cmp "$T/pp1" "$T/pp2" &&
+		"$TSSTAT" --ref payload "$T/probe.pcapng" | grep -q '2008 received, 6 lost, 19 reordered, 14 duplicates'
+	}
+	check tsprobe-pcapng-to-tsstat probe_pcapng
+	# real drops: a token bucket on the sender's veth; recv's loss must be
+	# exactly what the qdisc dropped (the follow-up packet may be one more)
+	probe_tbf() {
+		ip netns exec "$NSA" tc qdisc add dev tt0 root tbf rate 2mbit burst 3000 limit 4000 &&
+		probe_run tbf -n 3000 -t 2s -i 0 --json -- -r 20000 -n 3000 -s 200 || return 1
+		dropped=$(ip netns exec "$NSA" tc -s qdisc show dev tt0 | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p')
+		ip netns exec "$NSA" tc qdisc del dev tt0 root
+		lost=$(jget tbf.recv lost)
+		recvd=$(jget tbf.recv received)
+		echo "qdisc dropped $dropped, tsprobe lost $lost, received $recvd"
+		[ "$lost" -gt 0 ] && [ $((lost + recvd)) -eq 3000 ] &&
+		{ [ "$dropped" -eq "$lost" ] || [ "$dropped" -eq $((lost + 1)) ]; }
+	}
+	check tsprobe-loss-equals-qdisc-drops probe_tbf
+	# DSCP and rate: tcpdump in B sees the DSCP; 1000 probes at 4000 pps take 0.25 s
+	probe_dscp() {
+		ip netns exec "$NSB" tcpdump -i tt1 -n -w "$T/dscp.pcap" --time-stamp-precision=nano udp port 40001 >/dev/null 2>&1 &
+		_tp=$!
+		sleep 1
+		probe_run dscp -n 1000 -t 2s -i 0 -- -r 4000 -n 1000 -T 46
+		_r=$?
+		sleep 0.5
+		kill $_tp
+		wait $_tp
+		[ $_r -eq 0 ] || return 1
+		[ "$(tshark -r "$T/dscp.pcap" -Y 'ip.dsfield.dscp == 46' 2>/dev/null | wc -l)" -ge 1000 ] || { echo "dscp 46 not seen"; return 1; }
+		secs=$(sed -n 's/.* datagrams in \([0-9.]*\) s.*/\1/p' "$T/dscp.send")
+		awk -v s="$secs" 'BEGIN { exit !(s > 0.23 && s < 0.5) }' || { echo "1000 probes at 4000 pps took $secs s"; return 1; }
+		# tcpdump's own capture is a reference too: tsstat reads it
+		"$TSSTAT" --ref payload "$T/dscp.pcap" | grep -q '1000 received, 0 lost'
+	}
+	check tsprobe-dscp-rate-tcpdump probe_dscp
+else
+	t_fail tsprobe-netns-veth-setup "$(cat "$T/netns.log")"
+fi
+check tsprobe-usage-errors sh -c "
+	{ '$TP' send 2>/dev/null; [ \$? -eq 2 ]; } && { '$TP' recv -p 0 2>/dev/null; [ \$? -eq 2 ]; } &&
+	{ '$TP' send -r 10Zbit 10.0.0.1 2>/dev/null; [ \$? -eq 2 ]; } && { '$TP' frobnicate 2>/dev/null; [ \$? -eq 2 ]; } &&
+	{ '$TP' send -n 1 no-such-host.invalid 2>'$T/tp.err'; [ \$? -eq 1 ]; } && grep -q 'no-such-host' '$T/tp.err'"
+
+[ -f "$TOP/tests/tools/irqlat.sh" ] && . "$TOP/tests/tools/irqlat.sh"
 suite_end
