@@ -12,7 +12,7 @@ TOOLS_LIBSRC := $(wildcard tools/lib/*.c)
 TOOLS_LIBHDR := $(wildcard tools/lib/*.h)
 TOOLS_LIBOBJ := $(patsubst tools/lib/%.c,$(TOOLS_B)/lib/%.o,$(TOOLS_LIBSRC))
 TOOLS_LIB    := $(TOOLS_B)/lib/libtools.a
-TOOLS_BINS   := $(TOOLS_B)/tsstat $(TOOLS_B)/clkjitter $(TOOLS_B)/tsprobe
+TOOLS_BINS   := $(TOOLS_B)/tsstat $(TOOLS_B)/clkjitter $(TOOLS_B)/tsprobe $(TOOLS_B)/irqlat
 TOOLS_TESTB  := $(TOOLS_B)/test
 
 .PHONY: tools test-tools bench-tools fuzz-tools
