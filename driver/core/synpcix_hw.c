@@ -725,19 +725,3 @@ int spx_perout_disable(struct spx_hw *hw)
 	spx_unlock(&hw->os);
 	return 0;
 }
-
-int spx_perout_next(struct spx_hw *hw, u64 *ns)
-{
-	u32 lo, hi;
-
-	if (!hw->present[SPX_BLK_PEROUT])
-		return -EOPNOTSUPP;
-	spx_lock(&hw->os);
-	lo = RD(hw, PEROUT, NEXT_NS_LO);
-	hi = RD(hw, PEROUT, NEXT_NS_HI);
-	spx_unlock(&hw->os);
-	if (lo == SPX_ALL_ONES && hi == SPX_ALL_ONES)
-		return -ENODEV;
-	*ns = ((u64)hi << 32 | lo) + hw->perout_delay_ns;
-	return 0;
-}

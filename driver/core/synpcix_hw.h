@@ -140,6 +140,5 @@ int spx_event_overflows(struct spx_hw *hw, u32 *count);
 int spx_perout_set(struct spx_hw *hw, u64 start_ns, u32 period_ns,
 		   u32 width_ns);
 int spx_perout_disable(struct spx_hw *hw);
-int spx_perout_next(struct spx_hw *hw, u64 *ns);
 
 #endif /* SYNPCIX_HW_H */

@@ -6,6 +6,7 @@
 # line of the test program is one test.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
+. "$TOP/tests/driver/results.sh"
 suite_begin driver
 OUT="$TOP/build/driver-test"
 mkdir -p "$OUT"
@@ -31,20 +32,13 @@ fi
 if [ -x "$OUT/test_core" ]; then
 	"$OUT/test_core" >"$SUITE_LOG_DIR/test_core.log" 2>&1
 	rc=$?
-	n=0
-	while IFS= read -r line; do
-		case $line in
-		"ok "*) t_pass "${line#ok }"; n=$((n + 1)) ;;
-		"not ok "*) t_fail "${line#not ok }"; n=$((n + 1)) ;;
-		"    also: "*) echo "$line" ;;
-		esac
-	done <"$SUITE_LOG_DIR/test_core.log"
+	results_read "$SUITE_LOG_DIR/test_core.log"
 	# A crash (sanitizer report, signal) after some lines must not pass.
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$SUITE_LOG_DIR/test_core.log"; then
 		t_fail test_core-exit "exit $rc without a failed test (crash?)"
 		tail -n 20 "$SUITE_LOG_DIR/test_core.log" | sed 's/^/    | /'
 	fi
-	[ "$n" -gt 0 ] || t_fail test_core-ran "no test lines"
+	[ "$RESULTS_N" -gt 0 ] || t_fail test_core-ran "no test lines"
 else
 	t_fail test_core "not built"
 fi

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SynPCI-X PCI driver: probe and remove.
+ *
+ * Every resource is managed (pcim_*, devm_*), so each error path and
+ * removal unwinds in reverse order without code here: PHC unregistered,
+ * vectors freed, BAR unmapped, device disabled.
+ */
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/version.h>
+
+#include "synpcix.h"
+#include "synpcix_pci_ids.h"
+
+#ifndef PCI_IRQ_INTX
+#define PCI_IRQ_INTX PCI_IRQ_LEGACY	/* renamed in 6.8 */
+#endif
+
+static const struct pci_device_id synpcix_ids[] = {
+	{ PCI_DEVICE(SYNPCIX_PCI_VENDOR_ID, SYNPCIX_PCI_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, synpcix_ids);
+
+static void __iomem *synpcix_map_bar(struct pci_dev *pdev, int bar)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	return pcim_iomap_region(pdev, bar, KBUILD_MODNAME);
+#else
+	int err = pcim_iomap_regions(pdev, BIT(bar), KBUILD_MODNAME);
+
+	return err ? IOMEM_ERR_PTR(err) : pcim_iomap_table(pdev)[bar];
+#endif
+}
+
+static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	const int bar = SYNPCIX_PCI_REG_BAR;
+	struct device *dev = &pdev->dev;
+	struct synpcix *sp;
+	void __iomem *regs;
+	int err, nvec;
+
+	sp = devm_kzalloc(dev, sizeof(*sp), GFP_KERNEL);
+	if (!sp)
+		return -ENOMEM;
+	sp->pdev = pdev;
+	mutex_init(&sp->lock);
+
+	err = pcim_enable_device(pdev);
+	if (err)
+		return dev_err_probe(dev, err, "cannot enable the device\n");
+
+	if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, bar) < SYNPCIX_REG_WINDOW_BYTES)
+		return dev_err_probe(dev, -ENODEV,
+				     "BAR%d is not a memory window of at least %u bytes\n",
+				     bar, SYNPCIX_REG_WINDOW_BYTES);
+	regs = synpcix_map_bar(pdev, bar);
+	if (IS_ERR(regs))
+		return dev_err_probe(dev, PTR_ERR(regs), "cannot map BAR%d\n", bar);
+
+	spin_lock_init(&sp->hw.os.lock);
+	sp->hw.os.regs = regs;
+	sp->hw.os.dev = dev;
+	sp->hw.os.window = SYNPCIX_REG_WINDOW_BYTES;
+	err = spx_probe(&sp->hw);	/* says why on failure */
+	if (err)
+		return err;
+
+	/*
+	 * The card masters the bus for its MSI writes (and later its DMA).
+	 * One vector for now; the interrupt sources behind it (irq block) come
+	 * with the PCI gateware, until then inputs are polled. A card without
+	 * any interrupt still keeps time, so failure here is not fatal.
+	 */
+	pci_set_master(pdev);
+	nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_INTX);
+	if (nvec < 0) {
+		dev_warn(dev, "no interrupt vector (%d): inputs are polled\n", nvec);
+		sp->irq_kind = "none";
+	} else {
+		sp->irq_kind = pdev->msi_enabled ? "MSI" : "INTx";
+	}
+
+	pci_set_drvdata(pdev, sp);
+	err = synpcix_ptp_register(sp);
+	if (err)
+		return err;
+
+	dev_info(dev, "SynPCI-X build %08x, %u Hz, %u event input(s), %u MSI slot(s), %u blocks, %s, PHC ptp%d\n",
+		 sp->hw.build, sp->hw.clk_hz, sp->hw.n_events, sp->hw.n_slots,
+		 sp->hw.n_blocks, sp->irq_kind, ptp_clock_index(sp->ptp));
+	return 0;
+}
+
+static struct pci_driver synpcix_driver = {
+	.name = KBUILD_MODNAME,
+	.id_table = synpcix_ids,
+	.probe = synpcix_probe,
+	.driver.dev_groups = synpcix_groups,
+};
+module_pci_driver(synpcix_driver);
+
+MODULE_DESCRIPTION("SynPCI-X GPS-disciplined PCI timing card: PTP hardware clock");
+MODULE_AUTHOR("SynPCI-X project");
+MODULE_LICENSE("GPL");

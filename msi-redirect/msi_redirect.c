@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * msi_redirect: point one MSI (or MSI-X) vector of any PCI device at a
+ * SynPCI-X card slot's doorbell, so the card stamps the moment the device
+ * interrupts. Generic: nothing here knows which device it is.
+ *
+ * Interface, /sys/kernel/msi_redirect/:
+ *   attach     write "DDDD:BB:DD.F VECTOR SLOT"  (domain optional)
+ *   detach     write "DDDD:BB:DD.F VECTOR"
+ *   redirects  read: one line per active redirect
+ * Every refusal returns an errno to the writer and says why in the log.
+ *
+ * What an attach changes on the device, and restores on detach, module
+ * unload, device unbind/removal and card unbind: the vector's message
+ * address and data (MSI capability or MSI-X table entry), and the INTx
+ * disable bit of the command register (set, so the device cannot fall back
+ * to a shared line while its MSI goes elsewhere). Nothing else is touched.
+ *
+ * The kernel rewrites a vector's message when it moves the IRQ (affinity
+ * change, CPU hot-unplug). A watchdog re-reads the message every second;
+ * when the kernel has written a new one it becomes the value to restore and
+ * the redirect is put back, with a log line, so neither side loses.
+ *
+ * The doorbell of slot N is defined by the card's PCI gateware (issue 3).
+ * Until it exists, attach finds the target device, checks it fully, then
+ * refuses: "no SynPCI-X card" when none is bound, or that the card has no
+ * slots yet. The redirect path below it (IOMMU mapping, message rewrite,
+ * restore) is in place for that day.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/dma-mapping.h>
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <linux/msi.h>
+
+#include "synpcix_pci_ids.h"
+
+#define MSIR_WATCH_MS 1000
+
+/* x86 interrupt address window: writes here are interrupts, not memory. */
+#define MSIR_IRQ_WINDOW_BASE 0xfee00000ULL
+#define MSIR_IRQ_WINDOW_MASK 0xfff00000ULL
+
+struct msir_msg {
+	u32 addr_lo, addr_hi, data;
+};
+
+struct msir {
+	struct list_head node;
+	struct pci_dev *pdev;		/* redirected device (reference held) */
+	struct pci_dev *card;		/* card whose doorbell we use (ref) */
+	unsigned int vector;
+	unsigned int slot;
+	bool msix;
+	void __iomem *msix_entry;	/* mapped MSI-X table entry */
+	struct msir_msg orig;		/* to restore */
+	struct msir_msg redir;		/* what we wrote */
+	u16 orig_cmd_intx;		/* PCI_COMMAND_INTX_DISABLE as found */
+	dma_addr_t db_dma;		/* doorbell as the device sees it */
+	phys_addr_t db_phys;
+};
+
+static LIST_HEAD(msir_list);
+static DEFINE_MUTEX(msir_lock);
+static void msir_watch(struct work_struct *work);
+static DECLARE_DELAYED_WORK(msir_watch_work, msir_watch);
+
+/* ------------------------------------------------------------------ */
+/* Message access                                                     */
+/* ------------------------------------------------------------------ */
+
+static void msir_read_msg(struct msir *r, struct msir_msg *m)
+{
+	struct pci_dev *pdev = r->pdev;
+	int pos = pdev->msi_cap;
+	u16 flags;
+
+	if (r->msix) {
+		m->addr_lo = readl(r->msix_entry + PCI_MSIX_ENTRY_LOWER_ADDR);
+		m->addr_hi = readl(r->msix_entry + PCI_MSIX_ENTRY_UPPER_ADDR);
+		m->data = readl(r->msix_entry + PCI_MSIX_ENTRY_DATA);
+		return;
+	}
+	pci_read_config_word(pdev, pos + PCI_MSI_FLAGS, &flags);
+	pci_read_config_dword(pdev, pos + PCI_MSI_ADDRESS_LO, &m->addr_lo);
+	if (flags & PCI_MSI_FLAGS_64BIT) {
+		u16 data;
+
+		pci_read_config_dword(pdev, pos + PCI_MSI_ADDRESS_HI, &m->addr_hi);
+		pci_read_config_word(pdev, pos + PCI_MSI_DATA_64, &data);
+		m->data = data;
+	} else {
+		u16 data;
+
+		m->addr_hi = 0;
+		pci_read_config_word(pdev, pos + PCI_MSI_DATA_32, &data);
+		m->data = data;
+	}
+}
+
+/*
+ * Write a message. MSI-X: mask the entry around the update so the device
+ * never sends a half-written message. MSI without per-vector masking cannot
+ * be held off; the address is written high word first, so an MSI in the
+ * window goes to the old or the new low address with the data that matches
+ * one of them only when the high words agree (they do: both targets are
+ * below 4 GiB on the platforms this runs on; a 64-bit doorbell is refused).
+ */
+static void msir_write_msg(struct msir *r, const struct msir_msg *m)
+{
+	struct pci_dev *pdev = r->pdev;
+	int pos = pdev->msi_cap;
+	u16 flags;
+
+	if (r->msix) {
+		u32 ctrl = readl(r->msix_entry + PCI_MSIX_ENTRY_VECTOR_CTRL);
+
+		writel(ctrl | PCI_MSIX_ENTRY_CTRL_MASKBIT,
+		       r->msix_entry + PCI_MSIX_ENTRY_VECTOR_CTRL);
+		writel(m->addr_lo, r->msix_entry + PCI_MSIX_ENTRY_LOWER_ADDR);
+		writel(m->addr_hi, r->msix_entry + PCI_MSIX_ENTRY_UPPER_ADDR);
+		writel(m->data, r->msix_entry + PCI_MSIX_ENTRY_DATA);
+		writel(ctrl, r->msix_entry + PCI_MSIX_ENTRY_VECTOR_CTRL);
+		readl(r->msix_entry + PCI_MSIX_ENTRY_DATA);	/* flush */
+		return;
+	}
+	pci_read_config_word(pdev, pos + PCI_MSI_FLAGS, &flags);
+	if (flags & PCI_MSI_FLAGS_64BIT) {
+		pci_write_config_dword(pdev, pos + PCI_MSI_ADDRESS_HI, m->addr_hi);
+		pci_write_config_dword(pdev, pos + PCI_MSI_ADDRESS_LO, m->addr_lo);
+		pci_write_config_word(pdev, pos + PCI_MSI_DATA_64, (u16)m->data);
+	} else {
+		pci_write_config_dword(pdev, pos + PCI_MSI_ADDRESS_LO, m->addr_lo);
+		pci_write_config_word(pdev, pos + PCI_MSI_DATA_32, (u16)m->data);
+	}
+}
+
+static bool msir_msg_eq(const struct msir_msg *a, const struct msir_msg *b)
+{
+	return a->addr_lo == b->addr_lo && a->addr_hi == b->addr_hi &&
+	       a->data == b->data;
+}
+
+static void msir_set_intx_disable(struct pci_dev *pdev, u16 bit)
+{
+	u16 cmd;
+
+	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
+	cmd = (cmd & ~PCI_COMMAND_INTX_DISABLE) | bit;
+	pci_write_config_word(pdev, PCI_COMMAND, cmd);
+}
+
+/* ------------------------------------------------------------------ */
+/* Redirect and restore                                                */
+/* ------------------------------------------------------------------ */
+
+static void msir_free(struct msir *r)
+{
+	if (r->msix_entry)
+		iounmap(r->msix_entry);
+	pci_dev_put(r->card);
+	pci_dev_put(r->pdev);
+	kfree(r);
+}
+
+/* Put the device back as found. Caller holds msir_lock; r is unlinked. */
+static void msir_restore(struct msir *r, bool device_present)
+{
+	if (device_present && pci_device_is_present(r->pdev)) {
+		msir_write_msg(r, &r->orig);
+		msir_set_intx_disable(r->pdev, r->orig_cmd_intx);
+	}
+	if (r->db_dma)
+		dma_unmap_resource(&r->pdev->dev, r->db_dma, sizeof(u32),
+				   DMA_FROM_DEVICE, 0);
+	pci_info(r->pdev, "vector %u restored (MSI%s to %08x:%08x data %04x)\n",
+		 r->vector, r->msix ? "-X" : "", r->orig.addr_hi, r->orig.addr_lo,
+		 r->orig.data);
+	msir_free(r);
+}
+
+/*
+ * Point r's vector at the doorbell at physical address db. The device's
+ * write is DMA like any other: map the doorbell for this device (through the
+ * IOMMU when there is one) and refuse if the platform cannot. Interrupt
+ * remapping only intercepts writes into the interrupt window; a doorbell in
+ * that window would be taken for an interrupt (and dropped or misrouted by
+ * the remapping table), so such an address is refused.
+ */
+static int msir_redirect(struct msir *r, phys_addr_t db, u32 data)
+{
+	struct pci_dev *pdev = r->pdev;
+	u64 bus;
+
+	r->db_dma = dma_map_resource(&pdev->dev, db, sizeof(u32),
+				     DMA_FROM_DEVICE, 0);
+	if (dma_mapping_error(&pdev->dev, r->db_dma)) {
+		r->db_dma = 0;
+		pci_warn(pdev, "refused: the IOMMU cannot map the card's doorbell %pa for this device\n",
+			 &db);
+		return -EPERM;
+	}
+	bus = r->db_dma;
+	if ((bus & MSIR_IRQ_WINDOW_MASK) == MSIR_IRQ_WINDOW_BASE) {
+		pci_warn(pdev, "refused: doorbell maps to %pad, inside the interrupt window that interrupt remapping owns\n",
+			 &r->db_dma);
+		return -EPERM;
+	}
+	if (upper_32_bits(bus) && !r->msix) {
+		u16 flags;
+
+		pci_read_config_word(pdev, pdev->msi_cap + PCI_MSI_FLAGS, &flags);
+		if (!(flags & PCI_MSI_FLAGS_64BIT)) {
+			pci_warn(pdev, "refused: doorbell %pad is above 4 GiB and the MSI capability is 32-bit\n",
+				 &r->db_dma);
+			return -ERANGE;
+		}
+	}
+	r->db_phys = db;
+	r->redir.addr_lo = lower_32_bits(bus);
+	r->redir.addr_hi = upper_32_bits(bus);
+	r->redir.data = data;
+	msir_set_intx_disable(pdev, PCI_COMMAND_INTX_DISABLE);
+	msir_write_msg(r, &r->redir);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Finding the card and the doorbell                                  */
+/* ------------------------------------------------------------------ */
+
+static struct pci_dev *msir_find_card(void)
+{
+	struct pci_dev *card = NULL;
+
+	while ((card = pci_get_device(SYNPCIX_PCI_VENDOR_ID,
+				      SYNPCIX_PCI_DEVICE_ID, card))) {
+		/* only a card its driver accepted (magic checked) counts */
+		if (card->dev.driver && !strcmp(card->dev.driver->name, "synpcix"))
+			return card;
+	}
+	return NULL;
+}
+
+/*
+ * Doorbell of a slot: the card's gateware defines slots and doorbells with
+ * the PCI interface (issue 3). No card has them yet, so every card refuses.
+ */
+static int msir_slot_doorbell(struct pci_dev *card, unsigned int slot,
+			      phys_addr_t *db, u32 *data)
+{
+	pci_warn(card, "refused: this SynPCI-X card has no MSI capture slots yet (the slot doorbells come with the PCI gateware)\n");
+	return -EOPNOTSUPP;
+}
+
+/* ------------------------------------------------------------------ */
+/* Attach / detach                                                     */
+/* ------------------------------------------------------------------ */
+
+static struct msir *msir_find(struct pci_dev *pdev, unsigned int vector)
+{
+	struct msir *r;
+
+	list_for_each_entry(r, &msir_list, node)
+		if (r->pdev == pdev && r->vector == vector)
+			return r;
+	return NULL;
+}
+
+/* Check the device and locate the vector; on success r->msix(_entry) set. */
+static int msir_check_device(struct msir *r)
+{
+	struct pci_dev *pdev = r->pdev;
+
+	if (!pdev->msi_cap && !pdev->msix_cap) {
+		pci_warn(pdev, "refused: no MSI or MSI-X capability, nothing to redirect\n");
+		return -EOPNOTSUPP;
+	}
+	if (pdev->msix_enabled) {
+		u32 table, off;
+		u16 flags;
+		int bir;
+
+		pci_read_config_word(pdev, pdev->msix_cap + PCI_MSIX_FLAGS, &flags);
+		if (r->vector >= (flags & PCI_MSIX_FLAGS_QSIZE) + 1) {
+			pci_warn(pdev, "refused: MSI-X vector %u does not exist (table has %u)\n",
+				 r->vector, (flags & PCI_MSIX_FLAGS_QSIZE) + 1);
+			return -EINVAL;
+		}
+		pci_read_config_dword(pdev, pdev->msix_cap + PCI_MSIX_TABLE, &table);
+		bir = table & PCI_MSIX_TABLE_BIR;
+		off = (table & PCI_MSIX_TABLE_OFFSET) + r->vector * PCI_MSIX_ENTRY_SIZE;
+		if (!(pci_resource_flags(pdev, bir) & IORESOURCE_MEM) ||
+		    off + PCI_MSIX_ENTRY_SIZE > pci_resource_len(pdev, bir)) {
+			pci_warn(pdev, "refused: MSI-X table outside BAR%d\n", bir);
+			return -EIO;
+		}
+		r->msix = true;
+		r->msix_entry = ioremap(pci_resource_start(pdev, bir) + off,
+					PCI_MSIX_ENTRY_SIZE);
+		return r->msix_entry ? 0 : -ENOMEM;
+	}
+	if (pdev->msi_enabled) {
+		/* multiple MSI vectors share one address: all move or none */
+		if (r->vector != 0) {
+			pci_warn(pdev, "refused: MSI vectors share one address, only vector 0 (all of them) can be redirected\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	pci_warn(pdev, "refused: MSI/MSI-X not enabled (its driver uses INTx or is not bound)\n");
+	return -EINVAL;
+}
+
+static int msir_attach(struct pci_dev *pdev, unsigned int vector,
+		       unsigned int slot)
+{
+	phys_addr_t db;
+	struct msir *r;
+	u32 data;
+	u16 cmd;
+	int err;
+
+	lockdep_assert_held(&msir_lock);
+	if (msir_find(pdev, vector)) {
+		pci_warn(pdev, "refused: vector %u is already redirected\n", vector);
+		return -EBUSY;
+	}
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->pdev = pci_dev_get(pdev);
+	r->vector = vector;
+	r->slot = slot;
+
+	err = msir_check_device(r);
+	if (err)
+		goto fail;
+	r->card = msir_find_card();
+	if (!r->card) {
+		pci_warn(pdev, "refused: no SynPCI-X card (none bound to the synpcix driver)\n");
+		err = -ENODEV;
+		goto fail;
+	}
+	err = msir_slot_doorbell(r->card, slot, &db, &data);
+	if (err)
+		goto fail;
+
+	msir_read_msg(r, &r->orig);
+	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
+	r->orig_cmd_intx = cmd & PCI_COMMAND_INTX_DISABLE;
+	err = msir_redirect(r, db, data);
+	if (err)
+		goto fail;
+	list_add_tail(&r->node, &msir_list);
+	if (list_is_singular(&msir_list))
+		schedule_delayed_work(&msir_watch_work,
+				      msecs_to_jiffies(MSIR_WATCH_MS));
+	pci_info(pdev, "vector %u redirected to SynPCI-X %s slot %u (doorbell %pa, bus %pad)\n",
+		 vector, pci_name(r->card), slot, &r->db_phys, &r->db_dma);
+	return 0;
+fail:
+	if (r->db_dma)
+		dma_unmap_resource(&pdev->dev, r->db_dma, sizeof(u32),
+				   DMA_FROM_DEVICE, 0);
+	msir_free(r);
+	return err;
+}
+
+/* Restore every redirect of pdev (as device or as card); NULL: all. */
+static void msir_detach_all(struct pci_dev *pdev, bool present)
+{
+	struct msir *r, *tmp;
+
+	lockdep_assert_held(&msir_lock);
+	list_for_each_entry_safe(r, tmp, &msir_list, node) {
+		if (pdev && r->pdev != pdev && r->card != pdev)
+			continue;
+		list_del(&r->node);
+		/* card gone: the device itself is still there, restore it */
+		msir_restore(r, r->pdev == pdev ? present : true);
+	}
+}
+
+static void msir_watch(struct work_struct *work)
+{
+	struct msir *r;
+	struct msir_msg now;
+
+	mutex_lock(&msir_lock);
+	list_for_each_entry(r, &msir_list, node) {
+		if (!pci_device_is_present(r->pdev))
+			continue;
+		msir_read_msg(r, &now);
+		if (msir_msg_eq(&now, &r->redir))
+			continue;
+		pci_info(r->pdev, "vector %u: kernel rewrote the message (%08x:%08x data %04x), redirect put back\n",
+			 r->vector, now.addr_hi, now.addr_lo, now.data);
+		r->orig = now;
+		msir_write_msg(r, &r->redir);
+	}
+	if (!list_empty(&msir_list))
+		schedule_delayed_work(&msir_watch_work,
+				      msecs_to_jiffies(MSIR_WATCH_MS));
+	mutex_unlock(&msir_lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* sysfs                                                              */
+/* ------------------------------------------------------------------ */
+
+/* "[DDDD:]BB:DD.F" -> referenced pci_dev, or NULL with a log line */
+static struct pci_dev *msir_parse_bdf(const char *s)
+{
+	unsigned int dom = 0, bus, dev, fn;
+	struct pci_dev *pdev;
+	char c;
+
+	if (sscanf(s, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &c) != 4) {
+		dom = 0;
+		if (sscanf(s, "%x:%x.%x%c", &bus, &dev, &fn, &c) != 3)
+			return ERR_PTR(-EINVAL);
+	}
+	if (dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+		return ERR_PTR(-EINVAL);
+	pdev = pci_get_domain_bus_and_slot(dom, bus, PCI_DEVFN(dev, fn));
+	if (!pdev) {
+		pr_warn("refused: no PCI device %04x:%02x:%02x.%x\n", dom, bus, dev, fn);
+		return ERR_PTR(-ENODEV);
+	}
+	return pdev;
+}
+
+/* Split "BDF N [M]" into its words; returns the word count (max 3). */
+static int msir_words(const char *buf, size_t count, char *bdf, size_t bdf_len,
+		      unsigned int *a, unsigned int *b)
+{
+	char line[64], extra;
+	int n;
+
+	if (count >= sizeof(line))
+		return -EINVAL;
+	memcpy(line, buf, count);
+	line[count] = 0;
+	n = sscanf(line, "%31s %u %u %c", bdf, a, b, &extra);
+	return n > 3 ? -EINVAL : n;
+}
+
+static ssize_t attach_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	unsigned int vector, slot;
+	struct pci_dev *pdev;
+	char bdf[32];
+	int err;
+
+	if (msir_words(buf, count, bdf, sizeof(bdf), &vector, &slot) != 3) {
+		pr_warn("attach: expected \"DDDD:BB:DD.F VECTOR SLOT\"\n");
+		return -EINVAL;
+	}
+	pdev = msir_parse_bdf(bdf);
+	if (IS_ERR(pdev)) {
+		if (PTR_ERR(pdev) == -EINVAL)
+			pr_warn("attach: \"%s\" is not a PCI address DDDD:BB:DD.F\n", bdf);
+		return PTR_ERR(pdev);
+	}
+	mutex_lock(&msir_lock);
+	err = msir_attach(pdev, vector, slot);
+	mutex_unlock(&msir_lock);
+	pci_dev_put(pdev);
+	return err ? err : count;
+}
+
+static ssize_t detach_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	unsigned int vector, unused;
+	struct pci_dev *pdev;
+	struct msir *r;
+	char bdf[32];
+
+	if (msir_words(buf, count, bdf, sizeof(bdf), &vector, &unused) != 2) {
+		pr_warn("detach: expected \"DDDD:BB:DD.F VECTOR\"\n");
+		return -EINVAL;
+	}
+	pdev = msir_parse_bdf(bdf);
+	if (IS_ERR(pdev))
+		return PTR_ERR(pdev);
+	mutex_lock(&msir_lock);
+	r = msir_find(pdev, vector);
+	if (r) {
+		list_del(&r->node);
+		msir_restore(r, true);
+	}
+	mutex_unlock(&msir_lock);
+	pci_dev_put(pdev);
+	return r ? count : -ENOENT;
+}
+
+static ssize_t redirects_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	struct msir *r;
+	int len = 0;
+
+	mutex_lock(&msir_lock);
+	list_for_each_entry(r, &msir_list, node)
+		len += sysfs_emit_at(buf, len, "%s %u slot %u card %s MSI%s orig %08x:%08x/%04x now %08x:%08x/%04x\n",
+				     pci_name(r->pdev), r->vector, r->slot,
+				     pci_name(r->card), r->msix ? "-X" : "",
+				     r->orig.addr_hi, r->orig.addr_lo, r->orig.data,
+				     r->redir.addr_hi, r->redir.addr_lo, r->redir.data);
+	mutex_unlock(&msir_lock);
+	return len;
+}
+
+static struct kobj_attribute msir_attach_attr = __ATTR_WO(attach);
+static struct kobj_attribute msir_detach_attr = __ATTR_WO(detach);
+static struct kobj_attribute msir_redirects_attr = __ATTR_RO(redirects);
+
+static struct attribute *msir_attrs[] = {
+	&msir_attach_attr.attr,
+	&msir_detach_attr.attr,
+	&msir_redirects_attr.attr,
+	NULL
+};
+
+static const struct attribute_group msir_group = {
+	.attrs = msir_attrs,
+};
+
+static struct kobject *msir_kobj;
+
+/* ------------------------------------------------------------------ */
+/* Device and card going away                                          */
+/* ------------------------------------------------------------------ */
+
+static int msir_bus_event(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct pci_dev *pdev = to_pci_dev(data);
+
+	/*
+	 * UNBIND_DRIVER comes before the driver's remove: its vectors are
+	 * still set up, so the restore lands before they are torn down.
+	 * DEL_DEVICE: the device is leaving; write only if it still answers.
+	 */
+	if (action != BUS_NOTIFY_UNBIND_DRIVER && action != BUS_NOTIFY_DEL_DEVICE)
+		return NOTIFY_DONE;
+	mutex_lock(&msir_lock);
+	msir_detach_all(pdev, action == BUS_NOTIFY_UNBIND_DRIVER);
+	mutex_unlock(&msir_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block msir_nb = {
+	.notifier_call = msir_bus_event,
+};
+
+static int __init msir_init(void)
+{
+	int err;
+
+	err = bus_register_notifier(&pci_bus_type, &msir_nb);
+	if (err)
+		return err;
+	msir_kobj = kobject_create_and_add("msi_redirect", kernel_kobj);
+	if (!msir_kobj) {
+		err = -ENOMEM;
+		goto fail_nb;
+	}
+	err = sysfs_create_group(msir_kobj, &msir_group);
+	if (err)
+		goto fail_kobj;
+	return 0;
+fail_kobj:
+	kobject_put(msir_kobj);
+fail_nb:
+	bus_unregister_notifier(&pci_bus_type, &msir_nb);
+	return err;
+}
+
+static void __exit msir_exit(void)
+{
+	/* no new attach after the files are gone */
+	sysfs_remove_group(msir_kobj, &msir_group);
+	kobject_put(msir_kobj);
+	bus_unregister_notifier(&pci_bus_type, &msir_nb);
+	mutex_lock(&msir_lock);
+	msir_detach_all(NULL, true);
+	mutex_unlock(&msir_lock);
+	cancel_delayed_work_sync(&msir_watch_work);
+}
+
+module_init(msir_init);
+module_exit(msir_exit);
+
+MODULE_DESCRIPTION("Point a PCI device's MSI at a SynPCI-X card slot doorbell");
+MODULE_AUTHOR("SynPCI-X project");
+MODULE_LICENSE("GPL");

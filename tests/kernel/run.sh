@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Kernel suite: build synpcix.ko and msi_redirect.ko from clean against
+# Debian's kernel headers with W=1 and sparse (zero warnings is a test), then
+# boot Debian's kernel from the linux-image-amd64 package (the one the
+# headers belong to, not the host's) under QEMU TCG with a small initramfs
+# (busybox-static, the modules, the guest's NIC drivers) and run
+# tests/kernel/guest-init.sh there. The guest writes its results to a
+# second serial port, which is a file here; each line is one test.
+# Never -enable-kvm: /dev/kvm exists on these machines but hangs.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib/suite.sh"
+. "$TOP/tests/driver/results.sh"
+suite_begin kernel
+OUT="$TOP/build/kernel-test"
+KMOD="$TOP/build/kmod"
+rm -rf "$OUT" && mkdir -p "$OUT"
+CYCLES=${KTEST_CYCLES:-100}
+TIMEOUT=${KTEST_TIMEOUT:-400}
+
+# --- build, from clean so every warning is seen
+rm -rf "$KMOD"
+if make --no-print-directory -C "$TOP" modules >"$SUITE_LOG_DIR/modules.log" 2>&1; then
+	t_pass modules-build
+else
+	t_fail modules-build "see ${SUITE_LOG_DIR#"$TOP"/}/modules.log"
+	tail -n 20 "$SUITE_LOG_DIR/modules.log" | sed 's/^/    | /'
+fi
+nwarn=$(cat "$KMOD/build.log" 2>/dev/null | grep -c -E "warning:|error:")
+if [ -f "$KMOD/build.log" ] && [ "$nwarn" -eq 0 ] && grep -q 'CHECK' "$KMOD/build.log"; then
+	t_pass modules-w1-sparse-clean
+else
+	t_fail modules-w1-sparse-clean "$nwarn warning/error line(s) or sparse did not run (${KMOD#"$TOP"/}/build.log)"
+fi
+
+# --- the kernel the headers belong to
+KREL=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+	"$(make -s -C "$TOP" -p -n modules 2>/dev/null | sed -n 's/^KDIR := //p;s/^KDIR = //p' | head -1)/include/generated/utsrelease.h" 2>/dev/null)
+[ -n "$KREL" ] || KREL=$(modinfo -F vermagic "$KMOD/synpcix/synpcix.ko" 2>/dev/null | cut -d' ' -f1)
+VMLINUZ=/boot/vmlinuz-$KREL
+MODDIR=/lib/modules/$KREL/kernel
+if [ ! -r "$VMLINUZ" ] || [ ! -d "$MODDIR" ]; then
+	t_fail guest-kernel "no $VMLINUZ or $MODDIR (make deps installs linux-image-amd64)"
+	suite_end
+	exit 1
+fi
+
+# --- initramfs
+R="$OUT/initramfs"
+mkdir -p "$R/bin" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/lib/modules"
+cp /bin/busybox "$R/bin/busybox"
+cp "$TOP/tests/kernel/guest-init.sh" "$R/init"
+sed -i "s/^CYCLES=.*/CYCLES=$CYCLES/" "$R/init"
+chmod +x "$R/init"
+for m in "$KMOD/synpcix/synpcix.ko" "$KMOD/msi_redirect/msi_redirect.ko" \
+	"$MODDIR/drivers/net/ethernet/intel/e1000e/e1000e.ko" \
+	"$MODDIR/drivers/net/ethernet/intel/e1000/e1000.ko"; do
+	if [ -f "$m" ]; then
+		cp "$m" "$R/lib/modules/"
+	elif [ -f "$m.xz" ]; then
+		xz -dc "$m.xz" >"$R/lib/modules/$(basename "$m")"
+	else
+		echo "missing module $m"
+	fi
+done
+t_run initramfs sh -c "cd '$R' && find . | cpio -o -H newc 2>/dev/null | gzip -1 >'$OUT/initramfs.gz'"
+
+# --- boot
+RES="$OUT/results.txt"
+: >"$RES"
+start=$(date +%s)
+timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m 512 \
+	-nographic -vga none -no-reboot -nodefaults \
+	-kernel "$VMLINUZ" -initrd "$OUT/initramfs.gz" \
+	-append "console=ttyS0 panic=-1 slub_debug=FZPU loglevel=6" \
+	-serial "file:$OUT/console.log" \
+	-chardev "file,id=res,path=$RES" -device isa-serial,chardev=res \
+	-netdev user,id=n0,restrict=on -device e1000e,netdev=n0,addr=02.0 \
+	-netdev user,id=n1,restrict=on -device e1000,netdev=n1,addr=03.0 \
+	>"$OUT/qemu.log" 2>&1
+rc=$?
+secs=$(( $(date +%s) - start ))
+echo "qemu: exit $rc after ${secs}s (kernel $KREL, $CYCLES load/unload cycles)"
+cp "$OUT/console.log" "$SUITE_LOG_DIR/console.log" 2>/dev/null
+
+results_read "$RES"
+if grep -q '^done' "$RES"; then
+	t_pass guest-finished
+else
+	t_fail guest-finished "guest did not finish (qemu exit $rc, ${secs}s; console: ${SUITE_LOG_DIR#"$TOP"/}/console.log)"
+	tail -n 25 "$OUT/console.log" | sed 's/^/    | /'
+fi
+[ "$RESULTS_N" -gt 0 ] || t_fail guest-ran-tests "no results from the guest"
+suite_end
