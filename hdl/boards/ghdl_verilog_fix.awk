@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Repairs the Verilog that Debian's GHDL 2.0 writes (`ghdl --synth
+# --out=verilog`) so that Yosys (and Verilator) read it as GHDL meant it.
+# Usage: awk -f ghdl_verilog_fix.awk DESIGN.vhd DESIGN.v >FIXED.v
+#   DESIGN.vhd: the same design written by `ghdl --synth` (VHDL netlist),
+#   used only to recover what the Verilog writer drops (fix 1).
+#
+#  1. Parallel muxes lose their default. GHDL writes a VHDL case as a case on
+#     a one-hot selector; the "when others" value is a separate input that
+#     GHDL 2.0's Verilog writer omits (later GHDL prints it). Without it
+#     Yosys infers a latch per mux and ABC "breaks loops" through them, and
+#     the logic is wrong whenever no item matches. The VHDL netlist has the
+#     same net names and prints the default (`X when others;`): it is put
+#     back as `default:`. A case whose default cannot be found stops the
+#     flow rather than being guessed.
+#  2. abs() comes out in VHDL syntax (`n1_o <= std_logic_vector(abs
+#     $signed(n0_o));`): rewritten as the Verilog equivalent (same width;
+#     like numeric_std, the most negative value maps to itself).
+#  3. Every unbound component (SB_IO, SB_PLL40_CORE, ...) gets an empty
+#     module; left in, Yosys would use it instead of its cell library. Every
+#     `module SB_*` ... `endmodule` is dropped.
+#  4. String generics come out as bit vectors, 8 bits a character
+#     ("SIMPLE" -> 48'b0101...); the iCE40 primitives' string parameters are
+#     turned back into Verilog strings (nextpnr otherwise dies in stoi), so
+#     the value is typed once, in the VHDL board top.
+# Exit status 1 on anything it cannot repair faithfully.
+
+function die(msg) {
+	print "ghdl_verilog_fix: " msg > "/dev/stderr"
+	bad = 1
+}
+
+# a VHDL netlist expression (GHDL's forms) as Verilog
+function v_expr(e,    c, n, parts) {
+	if (e ~ /^[A-Za-z_][A-Za-z0-9_]*$/)
+		return e
+	if (e ~ /^'[01XZ]'$/)
+		return "1'b" tolower(substr(e, 2, 1))
+	if (e ~ /^"[01XZ]+"$/)
+		return (length(e) - 2) "'b" tolower(substr(e, 2, length(e) - 2))
+	if (e ~ /^\([0-9]+ downto 0 => '[01XZ]'\)$/) {
+		n = substr(e, 2) + 1
+		c = substr(e, length(e) - 2, 1)
+		return "{" n "{1'b" tolower(c) "}}"
+	}
+	if (e ~ /^[A-Za-z_][A-Za-z0-9_]* \([0-9]+ downto [0-9]+\)$/) {
+		split(e, parts, /[ ()]+/)
+		return parts[1] "[" parts[2] ":" parts[4] "]"
+	}
+	return ""
+}
+
+BEGIN {
+	strparams = "FEEDBACK_PATH PLLOUT_SELECT PLLOUT_SELECT_PORTA PLLOUT_SELECT_PORTB " \
+	            "DELAY_ADJUSTMENT_MODE_FEEDBACK DELAY_ADJUSTMENT_MODE_RELATIVE IO_STANDARD"
+	n = split(strparams, names, " ")
+	for (i = 1; i <= n; i++)
+		isstr[names[i]] = 1
+	bad = 0
+}
+
+# ---- pass 1: the VHDL netlist, defaults of the selected assignments
+FNR == NR {
+	if ($1 == "entity" && $3 == "is")
+		vmod = $2
+	else if ($1 == "with" && $3 == "select" && $5 == "<=")
+		vout = $4
+	else if (vout != "" && $0 ~ / when others;$/) {
+		e = $0
+		sub(/^ +/, "", e)
+		sub(/ when others;$/, "", e)
+		d = v_expr(e)
+		if (d == "")
+			die("cannot translate default '" e "' of " vmod "." vout)
+		else
+			dflt[vmod "." vout] = d
+		vout = ""
+	}
+	next
+}
+
+# ---- pass 2: the Verilog
+/^module / {
+	mod = $2
+	sub(/\(.*/, "", mod)
+}
+
+/^module SB_/ { skip = 1 }
+skip {
+	if ($0 ~ /^endmodule/)
+		skip = 0
+	next
+}
+
+# fix 1: remember the case's output, add the default before endcase
+/^    case \(/ { incase = 1; cout = "" }
+incase && /^      [0-9]+'b[01]+: / {
+	cout = $2
+	print
+	next
+}
+incase && /^    endcase$/ {
+	incase = 0
+	if (cout == "")
+		die(mod ": empty case")
+	else if ((mod "." cout) in dflt)
+		print "      default: " cout " <= " dflt[mod "." cout] ";"
+	else
+		die(mod "." cout ": no default found in the VHDL netlist")
+	print
+	next
+}
+
+# fix 2
+/^ *[A-Za-z_][A-Za-z0-9_]* <= std_logic_vector\(abs \$signed\([A-Za-z_][A-Za-z0-9_]*\)\);$/ {
+	dst = $1
+	src = $0
+	sub(/.*\$signed\(/, "", src)
+	sub(/\)\);$/, "", src)
+	print "  assign " dst " = $signed(" src ") < 0 ? -$signed(" src ") : $signed(" src ");"
+	next
+}
+
+# fix 4
+{
+	line = $0
+	if (match(line, /\.[A-Z_]+\([0-9]+'b[01]+\)/)) {
+		s = substr(line, RSTART, RLENGTH)
+		name = substr(s, 2, index(s, "(") - 2)
+		if (name in isstr) {
+			bits = substr(s, index(s, "'b") + 2)
+			bits = substr(bits, 1, length(bits) - 1)
+			if (length(bits) % 8 != 0)
+				die(name ": " length(bits) " bits is not a string")
+			str = ""
+			for (i = 1; i <= length(bits); i += 8) {
+				v = 0
+				for (j = 0; j < 8; j++)
+					v = v * 2 + substr(bits, i + j, 1)
+				str = str sprintf("%c", v)
+			}
+			line = substr(line, 1, RSTART - 1) "." name "(\"" str "\")" substr(line, RSTART + RLENGTH)
+		}
+	}
+	print line
+}
+
+END { exit bad }

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bitstream for the card's FPGA with the open flow (docs/bitstream.md):
+#   VHDL --ghdl --synth--> Verilog --fix (stubs, strings)--> Yosys synth_ice40
+#   --> nextpnr-ice40 (per-clock targets from the board .pcf) --> report.json
+#   (fails when a clock misses its target) --> icepack.
+# Everything lands in build/bitstream/. `make flash` writes the result to
+# the card's SPI flash.
+
+BOARD        ?= hx8k
+include hdl/boards/$(BOARD)/board.mk
+
+BS_DIR       := $(BUILD)/bitstream
+BS_NAME      := synpcix_$(BOARD)
+BS_BIN       := $(BS_DIR)/$(BS_NAME).bin
+BS_REPORT    := $(BS_DIR)/report.json
+NEXTPNR_SEED ?= 1
+
+# Sources in analysis order: the core's list (mk/hdl.mk, generated register
+# package first), the SPI debug port unless the core list has it already,
+# then the board files. Paths made absolute so duplicates compare equal.
+BS_CORE_SRCS  = $(abspath $(HDL_CORE_SRCS))
+BS_SRCS       = $(BS_CORE_SRCS) \
+                $(filter-out $(BS_CORE_SRCS),$(abspath hdl/core/sync_bit.vhd hdl/core/spi_reg_port.vhd)) \
+                $(abspath $(BOARD_SRCS))
+BS_TOOLS     := hdl/boards/ghdl_verilog.sh hdl/boards/ghdl_verilog_fix.awk hdl/boards/ice40_report.py \
+                hdl/boards/$(BOARD)/board.mk mk/bitstream.mk
+
+.PHONY: bitstream flash test-bitstream
+SUITES += bitstream
+
+bitstream: $(BS_BIN)
+
+# The BUILD register holds the commit: a stamp file changes only when it does.
+$(BS_DIR)/build_id: FORCE
+	@mkdir -p $(BS_DIR)
+	@id=$$(git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000); \
+	 [ "$$(cat $@ 2>/dev/null)" = "$$id" ] || echo "$$id" >$@
+
+# 1. VHDL -> Verilog (hdl/boards/ghdl_verilog.sh works around GHDL 2.0's
+# Verilog writer). GHDL's warnings about unbound vendor components are
+# expected (they become Yosys cells); the log keeps them.
+$(BS_DIR)/$(BS_NAME).v: $(BS_SRCS) $(BS_DIR)/build_id $(BS_TOOLS)
+	@if [ -z "$(strip $(HDL_CORE_SRCS))" ]; then \
+	   echo "bitstream: HDL_CORE_SRCS is empty: mk/hdl.mk (the clock core's source list) is missing" >&2; exit 1; fi
+	@echo "  GHDL    $(BOARD_TOP) (BUILD_ID $$(cat $(BS_DIR)/build_id))"
+	@rm -rf $(BS_DIR)/work && mkdir -p $(BS_DIR)/work
+	@ghdl -a --std=08 --workdir=$(BS_DIR)/work $(BS_SRCS) >$(BS_DIR)/ghdl-analyse.log 2>&1 || \
+	   { cat $(BS_DIR)/ghdl-analyse.log >&2; echo "bitstream: GHDL analysis failed" >&2; exit 1; }
+	@sh hdl/boards/ghdl_verilog.sh $@ $(BS_DIR)/work $(BOARD_TOP) \
+	   -gBUILD_ID=x\"$$(cat $(BS_DIR)/build_id)\"
+
+# 2. Yosys: map to iCE40 cells.
+$(BS_DIR)/$(BS_NAME).json: $(BS_DIR)/$(BS_NAME).v
+	@echo "  YOSYS   synth_ice40"
+	@yosys -q -l $(BS_DIR)/yosys.log -p 'read_verilog $<; synth_ice40 -top $(BOARD_TOP) -json $@.tmp' \
+	   >/dev/null || { tail -20 $(BS_DIR)/yosys.log >&2; echo "bitstream: Yosys failed (log: $(BS_DIR)/yosys.log)" >&2; exit 1; }
+	@mv $@.tmp $@
+
+# 3. Place and route. --timing-allow-fail: nextpnr finishes and reports,
+# and ice40_report.py decides (with the critical paths in its message).
+# A design too big for the device is said in those words.
+$(BS_DIR)/$(BS_NAME).asc: $(BS_DIR)/$(BS_NAME).json $(BOARD_PCF)
+	@echo "  NEXTPNR $(NEXTPNR_ARCH) (seed $(NEXTPNR_SEED))"
+	@rm -f $(BS_REPORT) $(BS_BIN) $(BS_DIR)/nextpnr-report.json
+	@nextpnr-ice40 $(NEXTPNR_ARCH) --json $< --pcf $(BOARD_PCF) --asc $@.tmp \
+	   --seed $(NEXTPNR_SEED) --timing-allow-fail --report $(BS_DIR)/nextpnr-report.json \
+	   --log $(BS_DIR)/nextpnr.log -q || { \
+	   set -- $$(sed -n 's|.*ICESTORM_LC: *\([0-9]*\)/ *\([0-9]*\).*|\1 \2|p' $(BS_DIR)/nextpnr.log | head -n 1); \
+	   if [ $$# -eq 2 ] && [ "$$1" -gt "$$2" ]; then \
+	     echo "bitstream: the design needs $$1 logic cells, $(BOARD_DEVICE) has $$2: it does not fit" >&2; \
+	   else grep -E '^ERROR' $(BS_DIR)/nextpnr.log >&2; fi; \
+	   echo "bitstream: nextpnr failed (log: $(BS_DIR)/nextpnr.log)" >&2; exit 1; }
+	@mv $@.tmp $@
+
+# 4. report.json, then the bitstream only if every clock met its target.
+# The .bin is not written on failure, so the next make checks again.
+$(BS_BIN): $(BS_DIR)/$(BS_NAME).asc
+	@$(PYTHON) hdl/boards/ice40_report.py --nextpnr-report $(BS_DIR)/nextpnr-report.json \
+	   --netlist $(BS_DIR)/$(BS_NAME).json --pcf $(BOARD_PCF) --device $(BOARD_DEVICE) \
+	   --out $(BS_REPORT) --paths $(BS_DIR)/critical_paths.txt
+	@echo "  ICEPACK $(notdir $@)"
+	@icepack $< $@.tmp && mv $@.tmp $@
+	@echo "bitstream: $@ (report: $(BS_REPORT))"
+
+flash: $(BS_BIN)
+	@sh hdl/boards/ice40_flash.sh $(BS_BIN)
+
+test-bitstream:
+	@sh tests/bitstream/run.sh
+
+.PHONY: FORCE
+FORCE:
