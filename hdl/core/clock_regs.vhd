@@ -116,7 +116,10 @@ begin
     port map (
       clk => clk, rst => rst, mode => pps_ctrl(1 downto 0),
       interval => unsigned(interval(30 downto 0)),
-      kp => kp(20 downto 0) , ki => ki(20 downto 0), kf => kf(20 downto 0),
+      -- gain registers are mant(23..8) and shift(4..0); the multiplier
+      -- takes them packed as mant & shift
+      kp => kp(23 downto 8) & kp(4 downto 0), ki => ki(23 downto 8) & ki(4 downto 0),
+      kf => kf(23 downto 8) & kf(4 downto 0),
       lock_thresh => unsigned(lock_th), reject_thresh => unsigned(rej_th),
       step_thresh => unsigned(step_th), loss_us => unsigned(loss_us),
       min_gap => unsigned(min_gap), lock_count => unsigned(lock_cnt(7 downto 0)),
@@ -136,6 +139,12 @@ begin
     variable kind : natural range 0 to 3;
   begin
     if rising_edge(clk) then
+      -- every variable is written before it is read, so none implies storage
+      a := 0;
+      found := false;
+      k := 0;
+      d := (others => '0');
+      kind := 0;
       ready <= '0';
       stamp_valid <= '0';
       s_ack <= '0';
@@ -210,7 +219,9 @@ begin
       -- register accesses, and servo requests between them
       case acc is
         when IDLE =>
-          if reg_valid = '1' then
+          -- in the clock ready is high the master still holds valid for the
+          -- access just finished: starting another here would repeat it
+          if reg_valid = '1' and ready = '0' then
             a := to_integer(unsigned(reg_addr)) * 4;
             acc_addr <= a;
             want <= 0;
@@ -267,9 +278,9 @@ begin
                   else
                     interval <= d;
                   end if;
-                when REG_PPS_KP => kp <= u32(d(20 downto 0));
-                when REG_PPS_KI => ki <= u32(d(20 downto 0));
-                when REG_PPS_KF => kf <= u32(d(20 downto 0));
+                when REG_PPS_KP => kp <= x"00" & d(23 downto 8) & "000" & d(4 downto 0);
+                when REG_PPS_KI => ki <= x"00" & d(23 downto 8) & "000" & d(4 downto 0);
+                when REG_PPS_KF => kf <= x"00" & d(23 downto 8) & "000" & d(4 downto 0);
                 when REG_PPS_LOCK_THRESH_NS => lock_th <= d;
                 when REG_PPS_REJECT_THRESH_NS => rej_th <= d;
                 when REG_PPS_STEP_THRESH_NS => step_th <= d;

@@ -1,9 +1,10 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- Stamps the edges of one asynchronous input with the card's time.
 --
--- The time is latched in the clock the synchronised edge is first seen, so
--- the stamp is CAPTURE_DELAY clocks after the sampling clock that caught the
--- pin (2 synchroniser flops + the edge register; see tb_edge_capture). The
+-- The time is latched in the clock the synchronised edge is first seen: a
+-- pin that changes during clock c gets the time of clock c+2 (the two
+-- synchroniser flops), so an asynchronous edge is stamped 2 to 3 clocks
+-- after it happened; clock_core reports 2 as id.features.capture_delay. The
 -- stamp is only released once the input has held its new level for
 -- min_width clocks: shorter pulses are glitches, reported and dropped.
 library ieee;

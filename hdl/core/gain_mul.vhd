@@ -35,7 +35,12 @@ begin
         when IDLE =>
           if start = '1' then
             neg  <= x(31);
-            mag  <= resize(unsigned(abs(resize(x, 33))), 48);
+            -- no abs(): GHDL's Verilog writer cannot emit it
+            if x(31) = '1' then
+              mag <= resize(unsigned(-resize(x, 33)), 48);
+            else
+              mag <= resize(unsigned(x), 48);
+            end if;
             acc  <= (others => '0');
             mant <= unsigned(gain(20 downto 5));
             sh   <= unsigned(gain(4 downto 0));

@@ -138,7 +138,11 @@ begin
               e := signed(resize(m_rem, 32));
             end if;
             err <= e;
-            abs_e <= unsigned(abs(e));
+            if e(31) = '1' then       -- no abs(): see gain_mul
+              abs_e <= unsigned(-e);
+            else
+              abs_e <= unsigned(e);
+            end if;
             seq <= DECIDE;
           end if;
 

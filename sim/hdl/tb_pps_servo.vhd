@@ -1,0 +1,240 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- Closed-loop testbench of pps_servo at real scale (1 s intervals, 8 ns
+-- period, reset gains). The card's clock is a behavioural model here: per
+-- interval its time advances by interval * (1 + y_osc) * (period + corr) /
+-- period, steps add to it, and each PPS stamp is that time at the true
+-- second plus GPS jitter (10 ns RMS, approximated by a sum of uniforms),
+-- quantised to the 8 ns clock. This exercises the servo's arithmetic and
+-- state machine over hundreds of seconds in a few simulated ms; the real
+-- timebase in the loop is covered by the Verilator model (make test-sim).
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+use ieee.math_real.all;
+
+entity tb_pps_servo is
+end entity;
+
+architecture sim of tb_pps_servo is
+  constant INTERVAL : real := 1.0e9;
+  signal clk : std_logic := '0';
+  signal rst : std_logic := '1';
+  signal mode : std_logic_vector(1 downto 0) := "10";
+  signal stamp_valid, us_tick, req_ack : std_logic := '0';
+  signal stamp : unsigned(63 downto 0) := (others => '0');
+  signal accepted, step_req, freq_req, present : std_logic;
+  signal step_ns : signed(63 downto 0);
+  signal freq_adj, offset_ns : signed(31 downto 0);
+  signal state : std_logic_vector(1 downto 0);
+  signal gap_glitches, rejects, losses, steps, edges : unsigned(31 downto 0);
+  signal loss_us : unsigned(31 downto 0) := to_unsigned(1_500_000, 32);
+  signal done : boolean := false;
+begin
+  clk <= not clk after 7.5 ns when not done;
+
+  dut : entity work.pps_servo
+    port map (
+      clk => clk, rst => rst, mode => mode, interval => to_unsigned(1_000_000_000, 31),
+      -- the reset gains of the register map (0.7, 0.3, 1.0), packed mant & shift
+      kp => std_logic_vector(to_unsigned(16#180D#, 16)) & "01000",
+      ki => std_logic_vector(to_unsigned(16#0A4F#, 16)) & "01000",
+      kf => std_logic_vector(to_unsigned(16#225C#, 16)) & "01000",
+      lock_thresh => to_unsigned(100, 32), reject_thresh => to_unsigned(2000, 32),
+      step_thresh => to_unsigned(20000, 32), loss_us => loss_us,
+      min_gap => to_unsigned(500_000_000, 32), lock_count => to_unsigned(4, 8),
+      stamp_valid => stamp_valid, stamp => stamp, us_tick => us_tick,
+      accepted => accepted, step_req => step_req, step_ns => step_ns,
+      freq_req => freq_req, freq_adj => freq_adj, req_ack => req_ack,
+      state => state, present => present, offset_ns => offset_ns,
+      gap_glitches => gap_glitches, rejects => rejects, losses => losses,
+      steps => steps, edges => edges);
+
+  stim : process
+    variable errs : natural := 0;
+    variable card, y_osc, corr : real := 0.0;     -- card time (ns) at the last true second
+    variable true_s : natural := 1000;             -- true seconds since epoch
+    variable s1, s2 : positive := 42;
+    variable sum_sq : real;
+    variable n_sq, lock_at : integer;
+    variable max_abs : real;
+
+    procedure check (cond : boolean; msg : string) is
+    begin
+      if not cond then
+        errs := errs + 1;
+        report "FAIL: " & msg severity error;
+      end if;
+    end procedure;
+
+    function to_u64 (x : real) return unsigned is
+      variable p2, p1, p0, r : real;
+    begin
+      p2 := floor(x / 2.0 ** 48);
+      r  := x - p2 * 2.0 ** 48;
+      p1 := floor(r / 2.0 ** 24);
+      p0 := r - p1 * 2.0 ** 24;
+      return to_unsigned(integer(p2), 16) & to_unsigned(integer(p1), 24) &
+             to_unsigned(integer(p0), 24);
+    end function;
+
+    impure function jitter return real is          -- ~N(0, 10 ns)
+      variable u, acc : real := 0.0;
+    begin
+      for i in 1 to 4 loop
+        uniform(s1, s2, u);
+        acc := acc + u - 0.5;
+      end loop;
+      return acc * 10.0 / sqrt(4.0 / 12.0);
+    end function;
+
+    -- serve the servo's requests until it is idle again
+    procedure serve is
+    begin
+      for i in 1 to 400 loop
+        wait until rising_edge(clk);
+        req_ack <= '0';
+        if step_req = '1' and req_ack = '0' then
+          card := card + real(to_integer(step_ns(63 downto 32))) * 4294967296.0 +
+                  real(to_integer(unsigned(step_ns(31 downto 16)))) * 65536.0 +
+                  real(to_integer(unsigned(step_ns(15 downto 0))));
+          req_ack <= '1';
+        elsif freq_req = '1' and req_ack = '0' then
+          corr := real(to_integer(freq_adj)) / 4294967296.0 / 8.0;
+          req_ack <= '1';
+        end if;
+      end loop;
+    end procedure;
+
+    -- one true second passes; the PPS edge is stamped (or not) and served
+    procedure second (send : boolean; extra_ns : real := 0.0) is
+      variable st : real;
+    begin
+      card := card + INTERVAL * (1.0 + y_osc) * (1.0 + corr);
+      true_s := true_s + 1;
+      if send then
+        st := card + jitter + extra_ns;
+        stamp <= to_u64(floor(st / 8.0) * 8.0);   -- the 8 ns clock quantises
+        wait until rising_edge(clk);
+        stamp_valid <= '1';
+        wait until rising_edge(clk);
+        stamp_valid <= '0';
+      end if;
+      serve;
+    end procedure;
+
+    procedure lock_from (ppm : real; name : string) is
+    begin
+      rst <= '1';
+      wait until rising_edge(clk);
+      wait until rising_edge(clk);
+      rst <= '0';
+      y_osc := ppm * 1.0e-6;
+      corr := 0.0;
+      card := real(true_s) * INTERVAL + 0.3e9;   -- 0.3 s off to begin with
+      lock_at := -1;
+      for k in 1 to 20 loop
+        second(true);
+        if state = "10" and lock_at < 0 then
+          lock_at := k;
+        end if;
+      end loop;
+      report name & ": locked after " & integer'image(lock_at) & " PPS edges";
+      check(lock_at > 0 and lock_at <= 10, name & ": lock within 10 s, got " & integer'image(lock_at));
+      sum_sq := 0.0; n_sq := 0; max_abs := 0.0;
+      for k in 1 to 100 loop
+        second(true);
+        -- the true phase error: card time at the true second minus the second
+        sum_sq := sum_sq + (card - real(true_s) * INTERVAL) ** 2;
+        n_sq := n_sq + 1;
+        max_abs := realmax(max_abs, abs(card - real(true_s) * INTERVAL));
+        check(state = "10", name & ": lost lock at " & integer'image(k));
+      end loop;
+      report name & ": RMS time error " & real'image(sqrt(sum_sq / real(n_sq))) &
+             " ns, max " & real'image(max_abs) & " ns, freq_adj " & integer'image(to_integer(freq_adj));
+      check(sqrt(sum_sq / real(n_sq)) < 20.0, name & ": RMS error above 20 ns");
+      -- the learned correction cancels the oscillator to better than 0.05 ppm
+      check(abs(corr + y_osc) < 0.05e-6, name & ": residual frequency " & real'image((corr + y_osc) * 1.0e6) & " ppm");
+    end procedure;
+
+    variable st0, steps0, rej0, gap0 : unsigned(31 downto 0);
+    variable card0, fa0 : real;
+  begin
+    lock_from(100.0, "+100 ppm");
+    lock_from(-100.0, "-100 ppm");
+
+    -- one far-off edge: rejected, clock not moved, still locked
+    steps0 := steps; rej0 := rejects;
+    second(true, 5000.0);
+    check(rejects = rej0 + 1, "far-off edge not rejected");
+    check(steps = steps0, "far-off edge stepped the clock");
+    check(abs(card - real(true_s) * INTERVAL) < 100.0, "far-off edge moved the clock");
+    check(state = "10", "one far-off edge broke the lock");
+
+    -- a glitch between seconds (100 ms after the last edge): counted, ignored
+    gap0 := gap_glitches;
+    stamp <= stamp + 100_000_000;
+    wait until rising_edge(clk);
+    stamp_valid <= '1';
+    wait until rising_edge(clk);
+    stamp_valid <= '0';
+    serve;
+    check(gap_glitches = gap0 + 1, "glitch not counted");
+    second(true);
+    check(state = "10", "glitch broke the lock");
+
+    -- PPS lost: holdover keeps the learned frequency
+    fa0 := corr;
+    loss_us <= to_unsigned(1000, 32);   -- 1000 ticks; each simulated second sends 600
+    for k in 1 to 3 loop
+      second(false);
+      for i in 1 to 600 loop
+        wait until rising_edge(clk);
+        us_tick <= '1';
+        wait until rising_edge(clk);
+        us_tick <= '0';
+      end loop;
+    end loop;
+    check(state = "11", "no holdover after PPS loss");
+    check(losses = 1, "loss not counted");
+    check(present = '0', "present still set after loss");
+    check(abs(corr + y_osc) < 0.05e-6, "holdover frequency drifted from the learned one");
+    report "holdover after 3 s: time error " & real'image(card - real(true_s) * INTERVAL) & " ns";
+    loss_us <= to_unsigned(1_500_000, 32);
+
+    -- PPS back: re-lock without a step
+    steps0 := steps;
+    for k in 1 to 8 loop
+      second(true);
+    end loop;
+    check(state = "10", "did not re-lock after holdover");
+    check(steps = steps0, "re-lock after a short holdover stepped the clock");
+
+    -- the reference really jumps by 50 us: rejected 4 times, then re-acquired
+    steps0 := steps;
+    card := card - 50000.0;
+    for k in 1 to 12 loop
+      second(true);
+    end loop;
+    check(steps > steps0, "a real reference jump was never followed");
+    check(state = "10", "not locked again after a reference jump");
+
+    -- report mode: stamps accepted, nothing steered
+    mode <= "01";
+    wait until rising_edge(clk);
+    fa0 := corr;
+    st0 := edges;
+    second(true);
+    second(true);
+    check(edges = st0 + 2, "report mode does not accept edges");
+    check(corr = fa0, "report mode steered the clock");
+    check(state = "00", "report mode must show FREERUN");
+
+    if errs = 0 then
+      report "tb_pps_servo: PASS";
+    else
+      report "tb_pps_servo: " & integer'image(errs) & " failures" severity failure;
+    end if;
+    done <= true;
+    wait;
+  end process;
+end architecture;
