@@ -17,6 +17,15 @@
 #define PCI_IRQ_INTX PCI_IRQ_LEGACY	/* renamed in 6.8 */
 #endif
 
+/*
+ * The card has its register window at SYNPCIX_PCI_REG_BAR. Boards or
+ * emulations that put it elsewhere (the kernel test binds the driver to a
+ * RAM-backed BAR holding a register image) say so here.
+ */
+static int reg_bar = SYNPCIX_PCI_REG_BAR;
+module_param(reg_bar, int, 0444);
+MODULE_PARM_DESC(reg_bar, "BAR of the register window (default 0)");
+
 static const struct pci_device_id synpcix_ids[] = {
 	{ PCI_DEVICE(SYNPCIX_PCI_VENDOR_ID, SYNPCIX_PCI_DEVICE_ID) },
 	{ }
@@ -36,7 +45,7 @@ static void __iomem *synpcix_map_bar(struct pci_dev *pdev, int bar)
 
 static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
-	const int bar = SYNPCIX_PCI_REG_BAR;
+	const int bar = reg_bar;
 	struct device *dev = &pdev->dev;
 	struct synpcix *sp;
 	void __iomem *regs;
@@ -48,6 +57,9 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	sp->pdev = pdev;
 	mutex_init(&sp->lock);
 
+	if (bar < 0 || bar >= PCI_STD_NUM_BARS)
+		return dev_err_probe(dev, -EINVAL, "reg_bar=%d is not a BAR (0..%d)\n",
+				     bar, PCI_STD_NUM_BARS - 1);
 	err = pcim_enable_device(pdev);
 	if (err)
 		return dev_err_probe(dev, err, "cannot enable the device\n");

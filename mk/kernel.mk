@@ -18,7 +18,7 @@ KW ?= 1
 KC ?= $(if $(shell command -v sparse),1,0)
 KBUILD_ARGS = -C $(KDIR) W=$(KW) C=$(KC) SYNPCIX_GEN=$(GEN)
 
-.PHONY: modules modules_install test-kernel
+.PHONY: modules modules_install test-kernel kernel-release
 SUITES += kernel
 
 modules: $(REGS_H)
@@ -35,10 +35,18 @@ modules: $(REGS_H)
 	 test "$$(cat $(KMOD)/build.rc)" = 0 && test -f $(KMOD)/synpcix/synpcix.ko && \
 	 test -f $(KMOD)/msi_redirect/msi_redirect.ko
 
-# INSTALL_MOD_PATH=<dir> installs into a staging tree instead of /.
+# The release the modules are built for (the guest kernel of test-kernel).
+kernel-release:
+	@echo $(KREL)
+
+# INSTALL_MOD_PATH=<dir> installs into a staging tree instead of /. The
+# modules land in lib/modules/<release>/extra/. They are not signed (Debian's
+# key is Debian's): a kernel with module signature enforcement (Secure Boot)
+# needs them signed with an enrolled key (scripts/sign-file).
 modules_install: modules
-	$(MAKE) -C $(KDIR) M=$(KMOD)/synpcix modules_install
-	$(MAKE) -C $(KDIR) M=$(KMOD)/msi_redirect modules_install
+	$(MAKE) -C $(KDIR) M=$(KMOD)/synpcix CONFIG_MODULE_SIG_ALL= modules_install
+	$(MAKE) -C $(KDIR) M=$(KMOD)/msi_redirect CONFIG_MODULE_SIG_ALL= modules_install
+	depmod -b $(or $(INSTALL_MOD_PATH),/) $(KREL)
 
 test-kernel: $(REGS_H)
 	@sh tests/kernel/run.sh

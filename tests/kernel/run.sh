@@ -28,15 +28,14 @@ else
 	tail -n 20 "$SUITE_LOG_DIR/modules.log" | sed 's/^/    | /'
 fi
 nwarn=$(cat "$KMOD/build.log" 2>/dev/null | grep -c -E "warning:|error:")
-if [ -f "$KMOD/build.log" ] && [ "$nwarn" -eq 0 ] && grep -q 'CHECK' "$KMOD/build.log"; then
+if [ -f "$KMOD/build.log" ] && [ "$nwarn" -eq 0 ] && grep -q '^  CHECK ' "$KMOD/build.log"; then
 	t_pass modules-w1-sparse-clean
 else
 	t_fail modules-w1-sparse-clean "$nwarn warning/error line(s) or sparse did not run (${KMOD#"$TOP"/}/build.log)"
 fi
 
 # --- the kernel the headers belong to
-KREL=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
-	"$(make -s -C "$TOP" -p -n modules 2>/dev/null | sed -n 's/^KDIR := //p;s/^KDIR = //p' | head -1)/include/generated/utsrelease.h" 2>/dev/null)
+KREL=$(make -s --no-print-directory -C "$TOP" kernel-release 2>/dev/null)
 [ -n "$KREL" ] || KREL=$(modinfo -F vermagic "$KMOD/synpcix/synpcix.ko" 2>/dev/null | cut -d' ' -f1)
 VMLINUZ=/boot/vmlinuz-$KREL
 MODDIR=/lib/modules/$KREL/kernel

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Co-simulation: the driver core (driver/core/, the same source that is
+ * compiled into synpcix.ko) against the Verilator model of the card's
+ * gateware (sim/verilator/card_sim.h), through the user-space access layer.
+ * Delays of the core advance simulated time; the system-time bracket of a
+ * clock read is the simulation's true time, so read jitter and adjfine
+ * accuracy are measured against truth.
+ *
+ * Output: "ok NAME" / "not ok NAME: why" per test and "# ..." figure lines.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+
+#include "synpcix_hw.h"
+#include "card_sim.h"
+
+static int failures;
+
+#define TEST(name, cond, ...)                                              \
+	do {                                                               \
+		if (cond) {                                                \
+			printf("ok %s\n", name);                          \
+		} else {                                                   \
+			printf("not ok %s: ", name);                      \
+			printf(__VA_ARGS__);                               \
+			printf("\n");                                      \
+			failures++;                                        \
+		}                                                          \
+	} while (0)
+
+static struct card *card;
+
+static void sim_udelay(void *ctx, unsigned int us)
+{
+	card_run_for(ctx, us * 1000.0);
+}
+
+static u64 sim_systime(void *ctx)
+{
+	return (u64)llround(card_now_ns(ctx));
+}
+
+static const struct spx_os_ops sim_ops = {
+	.read32 = card_read32,
+	.write32 = card_write32,
+	.udelay = sim_udelay,
+	.systime_ns = sim_systime,
+};
+
+/*
+ * Card time against true time: one bracketed read gives card ns at the
+ * midpoint of the bracket. Returns card_ns - true_ns (ns, double) and the
+ * bracket width.
+ */
+static double card_offset(struct spx_hw *hw, double *width)
+{
+	spx_systs sts;
+	u64 ns;
+	u32 frac;
+
+	if (spx_read_time(hw, &ns, &frac, &sts))
+		return NAN;
+	if (width)
+		*width = (double)(sts.post_ns - sts.pre_ns);
+	return (double)ns + frac / 4294967296.0 -
+	       (sts.pre_ns + sts.post_ns) / 2.0;
+}
+
+static void pulse(double t_ns, int pin, double width_ns)
+{
+	card_input_at(card, t_ns, pin, 1);
+	card_input_at(card, t_ns + width_ns, pin, 0);
+}
+
+int main(void)
+{
+	struct spx_hw hw;
+	double off0, off1, w, t;
+	u64 ns, b0, b1, r0;
+	int err;
+
+	card = card_new();
+	if (!card) {
+		printf("not ok card-model: card_new failed\n");
+		return 1;
+	}
+	card_run_for(card, 1000);
+	memset(&hw, 0, sizeof(hw));
+	hw.os.ops = &sim_ops;
+	hw.os.ctx = card;
+	hw.os.log_level = 2;
+
+	/* --- discovery */
+	err = spx_probe(&hw);
+	TEST("probe", err == 0 && hw.present[SPX_BLK_CLOCK], "err %d: %s", err,
+	     spx_os_last_log);
+	if (err)
+		return 1;
+	printf("# card: %u blocks, %u Hz, %u event input(s), FIFO %u, capture delay %" PRIu64
+	       " ns, perout delay %" PRIu64 " ns, pps %d event %d perout %d\n",
+	       hw.n_blocks, hw.clk_hz, hw.n_events, hw.fifo_depth, hw.capture_delay_ns,
+	       hw.perout_delay_ns, hw.present[SPX_BLK_PPS], hw.present[SPX_BLK_EVENT],
+	       hw.present[SPX_BLK_PEROUT]);
+	TEST("nominal-period-8ns", hw.nominal_period_fp == 8ULL << 32,
+	     "0x%" PRIx64, hw.nominal_period_fp);
+
+	/* --- set, then read */
+	t = card_now_ns(card);
+	err = spx_set_time(&hw, 1700000000000000000ULL);
+	off0 = card_offset(&hw, &w);
+	TEST("settime-then-read", err == 0 &&
+	     fabs(off0 - (1700000000000000000.0 - t)) < 2000.0,
+	     "err %d, read %.0f ns after the set", err, off0 - (1700000000000000000.0 - t));
+
+	/* --- read cost and back-to-back jitter */
+	{
+		enum { N = 1000 };
+		double sum = 0, sum2 = 0, mn = 1e30, mx = -1e30, o;
+		unsigned long reads = hw.os.reads;
+		int i;
+
+		b0 = card_bus_clocks(card);
+		for (i = 0; i < N; i++) {
+			o = card_offset(&hw, NULL);
+			sum += o;
+			sum2 += o * o;
+			mn = o < mn ? o : mn;
+			mx = o > mx ? o : mx;
+		}
+		b1 = card_bus_clocks(card);
+		sum /= N;
+		printf("# gettimex64: %.1f bus cycles (%.0f ns) and %.1f register reads per read; "
+		       "card-minus-true offset over %d back-to-back reads: sd %.2f ns, peak-to-peak %.2f ns\n",
+		       (double)(b1 - b0) / N, (double)(b1 - b0) * CARD_BUS_PERIOD_NS / N,
+		       (double)(hw.os.reads - reads) / N, N, sqrt(sum2 / N - sum * sum), mx - mn);
+		TEST("gettimex64-jitter-below-2-clocks", mx - mn < 16.0, "p-p %.2f ns", mx - mn);
+	}
+
+	/* --- adjtime, both signs, 64-bit */
+	off0 = card_offset(&hw, NULL);
+	err = spx_adj_time(&hw, 1500000000LL);
+	off1 = card_offset(&hw, NULL);
+	TEST("adjtime-positive", err == 0 && fabs(off1 - off0 - 1.5e9) < 16.0,
+	     "err %d, moved %.1f ns", err, off1 - off0);
+	off0 = off1;
+	err = spx_adj_time(&hw, -5000000000000LL);
+	off1 = card_offset(&hw, NULL);
+	TEST("adjtime-negative-64bit", err == 0 && fabs(off1 - off0 + 5e12) < 16.0,
+	     "err %d, moved %.1f ns", err, off1 - off0);
+
+	/* --- adjfine, measured as a frequency over simulated time */
+	{
+		static const long ppb[] = { 100000, -250000, 1000, 0 };
+		size_t i;
+
+		for (i = 0; i < sizeof(ppb) / sizeof(ppb[0]); i++) {
+			const double span = 20e6;	/* 20 ms */
+			char name[64];
+			double t0, t1, got;
+
+			err = spx_adj_fine(&hw, (s64)ppb[i] * 65536 / 1000);
+			off0 = card_offset(&hw, NULL);
+			t0 = card_now_ns(card);
+			card_run_for(card, span);
+			off1 = card_offset(&hw, NULL);
+			t1 = card_now_ns(card);
+			got = (off1 - off0) / (t1 - t0) * 1e9;
+			snprintf(name, sizeof(name), "adjfine-%+ldppb", ppb[i]);
+			printf("# adjfine %+ld ppb: measured %+.2f ppb over %.0f ms (error %+.2f ppb)\n",
+			       ppb[i], got, (t1 - t0) / 1e6, got - ppb[i]);
+			/* the bracket midpoint is good to a few ns: 2 ppb at 20 ms */
+			TEST(name, err == 0 && fabs(got - ppb[i]) < 2.0, "err %d, measured %+.2f ppb",
+			     err, got);
+		}
+	}
+
+	/* --- PPS input in REPORT mode: time-scaled (1 ms "seconds") */
+	if (hw.present[SPX_BLK_PPS]) {
+		double te, expect;
+		int got;
+
+		card_write32(card, hw.base[SPX_BLK_PPS] + SPX_REL(PPS, INTERVAL_NS), 1000000);
+		card_write32(card, hw.base[SPX_BLK_PPS] + SPX_REL(PPS, MIN_GAP_NS), 500000);
+		err = spx_pps_set_mode(&hw, SPX_PPS_REPORT);
+		off0 = card_offset(&hw, NULL);
+		te = card_now_ns(card) + 20000.3;
+		pulse(te, CARD_PIN_PPS, 100000);
+		card_run_for(card, 200000);
+		got = spx_pps_poll(&hw, &ns);
+		expect = te + off0;
+		TEST("extts-pps-stamp", err == 0 && got == 1 && fabs((double)ns - expect) < 16.0,
+		     "err %d got %d, stamp - truth %.1f ns", err, got, (double)ns - expect);
+		TEST("extts-pps-read-clears", spx_pps_poll(&hw, &ns) == 0, "second poll found a stamp");
+		spx_pps_set_mode(&hw, SPX_PPS_OFF);
+	} else {
+		TEST("extts-pps-stamp", 0, "card model has no PPS block");
+	}
+
+	/* --- event inputs */
+	if (hw.n_events >= 1) {
+		struct spx_event ev;
+		double te, expect;
+		int got;
+
+		err = spx_event_enable(&hw, 0, true, false);
+		off0 = card_offset(&hw, NULL);
+		te = card_now_ns(card) + 5000.7;
+		pulse(te, CARD_PIN_EVENT(0), 1000);
+		card_run_for(card, 20000);
+		got = spx_event_pop(&hw, &ev);
+		expect = te + off0;
+		TEST("extts-event-rising", err == 0 && got == 1 && ev.channel == 0 &&
+		     fabs((double)ev.ns - expect) < 16.0,
+		     "err %d got %d ch %u, stamp - truth %.1f ns", err, got, ev.channel,
+		     (double)ev.ns - expect);
+		TEST("extts-event-fifo-empty", spx_event_pop(&hw, &ev) == 0, "FIFO not empty");
+
+		if (hw.n_events >= 2) {
+			err = spx_event_enable(&hw, 1, true, true);
+			te = card_now_ns(card) + 3000.2;
+			pulse(te, CARD_PIN_EVENT(1), 2000);	/* falling at te + 2000 */
+			card_run_for(card, 20000);
+			got = spx_event_pop(&hw, &ev);
+			expect = te + 2000 + off0;
+			TEST("extts-event-falling", err == 0 && got == 1 && ev.channel == 1 &&
+			     fabs((double)ev.ns - expect) < 16.0,
+			     "err %d got %d ch %u, stamp - truth %.1f ns", err, got, ev.channel,
+			     (double)ev.ns - expect);
+			spx_event_enable(&hw, 1, false, false);
+		}
+
+		/* stamp extension across the 2^32 ns wrap of the low word */
+		err = spx_set_time(&hw, 0x5fffff000ULL);
+		off0 = card_offset(&hw, NULL);
+		spx_read_time(&hw, &r0, NULL, NULL);	/* ref before the wrap */
+		te = card_now_ns(card) + (0x600000000ULL - r0) + 1000.0;
+		pulse(te, CARD_PIN_EVENT(0), 1000);
+		card_run_for(card, (0x600000000ULL - r0) + 20000.0);
+		got = spx_event_pop(&hw, &ev);
+		TEST("stamp-extension-across-wrap", err == 0 && got == 1 &&
+		     spx_extend_stamp(r0, ev.ns & 0xffffffffULL, 32) == ev.ns &&
+		     ev.ns > 0x600000000ULL,
+		     "err %d got %d ref 0x%" PRIx64 " stamp 0x%" PRIx64 " extended 0x%" PRIx64,
+		     err, got, r0, ev.ns, spx_extend_stamp(r0, ev.ns & 0xffffffffULL, 32));
+		spx_event_enable(&hw, 0, false, false);
+	} else {
+		TEST("extts-event-rising", 0, "card model has no event inputs");
+	}
+
+	/* --- periodic output: edges land where asked */
+	if (hw.present[SPX_BLK_PEROUT]) {
+		double edges[16], start_true;
+		u64 start;
+		int n, i, bad = 0;
+
+		off0 = card_offset(&hw, NULL);
+		spx_read_time(&hw, &ns, NULL, NULL);
+		start = ns + 1500000;	/* 1.5 ms ahead (> the 1 ms margin) */
+		card_perout_edges(card, edges, 16);	/* forget older edges */
+		err = spx_perout_set(&hw, start, 100000, 20000);
+		card_run_for(card, 1500000 + 5 * 100000 + 50000);
+		n = card_perout_edges(card, edges, 16);
+		start_true = (double)start - off0;
+		for (i = 0; i < n && i < 5; i++) {
+			double e = edges[i] - (start_true + i * 100000.0);
+
+			if (fabs(e) > 8.0)
+				bad++;
+			if (i == 0)
+				printf("# perout: first edge %+.1f ns from the asked time\n", e);
+		}
+		TEST("perout-edges-where-asked", err == 0 && n >= 5 && !bad,
+		     "err %d, %d edges, %d off by more than one clock", err, n, bad);
+		spx_perout_disable(&hw);
+	} else {
+		TEST("perout-edges-where-asked", 0, "card model has no perout block");
+	}
+
+	TEST("locking-balanced", hw.os.lock_errors == 0 && hw.os.lock_depth == 0,
+	     "%lu lock errors", hw.os.lock_errors);
+	printf("# simulated %.3f ms, %" PRIu64 " timebase clocks\n", card_now_ns(card) / 1e6,
+	       card_tb_clocks(card));
+	card_free(card);
+	return failures ? 1 : 0;
+}
