@@ -27,7 +27,7 @@ entity edge_capture is
 end entity;
 
 architecture rtl of edge_capture is
-  signal s, act, act_d : std_logic := '0';
+  signal s, s_d, act : std_logic := '0';
   signal counting      : std_logic := '0';
   signal cnt           : unsigned(CNT_W - 1 downto 0) := (others => '0');
   signal cand          : unsigned(63 downto 0) := (others => '0');
@@ -40,11 +40,11 @@ begin
     if rising_edge(clk) then
       stamp_valid <= '0';
       glitch      <= '0';
-      act_d       <= act;
+      s_d         <= s;             -- raw level: a polarity change is no edge
       if rst = '1' or enable = '0' then
         counting <= '0';
       elsif counting = '0' then
-        if act = '1' and act_d = '0' then
+        if act = '1' and s /= s_d then
           cand     <= time_ns;
           cnt      <= to_unsigned(1, CNT_W);
           counting <= '1';
