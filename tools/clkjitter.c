@@ -63,7 +63,8 @@ static const char usage_text[] =
 "    -C, --cpu N         pin the measuring thread to CPU N\n"
 "    --hist PREFIX       histograms PREFIX-CLOCK-SERIES.svg (or .txt when\n"
 "                        PREFIX ends in .txt: PREFIX-CLOCK-SERIES.txt)\n"
-"    --bin DUR           histogram bin width (default 1ns)\n"
+"    --bin DUR           histogram bin width (default: 1 ns, or the 1-2-5\n"
+"                        step that keeps a picture within 2000 bins)\n"
 "    --json              one JSON object per series:\n"
 "                        {\"clock\": .., \"series\": .., \"stats\": {tsstat keys}}\n"
 "    -h, --help          this text\n"
@@ -241,6 +242,26 @@ static void measure(struct clk *c, long loops, int k, int64_t period)
 	}
 }
 
+/* 1 ns, or the 1-2-5 step that keeps an SVG within 2000 bins */
+static int64_t auto_bin(const struct samples *s, int text)
+{
+	if (text || s->n == 0)
+		return 1;
+	int64_t mn = s->v[0], mx = s->v[0];
+	for (size_t i = 1; i < s->n; i++) {
+		mn = s->v[i] < mn ? s->v[i] : mn;
+		mx = s->v[i] > mx ? s->v[i] : mx;
+	}
+	static const int m[3] = { 1, 2, 5 };
+	int64_t decade = 1, b = 1;
+	for (int i = 0; (mx - mn) / b >= 2000; i++) {
+		if (i % 3 == 0 && i)
+			decade *= 10;
+		b = m[i % 3] * decade;  /* 1, 2, 5, 10, 20, 50, ... */
+	}
+	return b;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -259,7 +280,7 @@ int main(int argc, char **argv)
 	const char *names[16];
 	int nclk = 0, k = 5, nload = 0, cpu = -1, json = 0;
 	long loops = 100000;
-	int64_t period = 0, bin = 1;
+	int64_t period = 0, bin = 0;
 	const char *hist = NULL;
 	int c;
 	progname = "clkjitter";
@@ -284,7 +305,7 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		die(2, "unexpected argument '%s'", argv[optind]);
-	if (period < 0 || bin <= 0)
+	if (period < 0 || bin < 0)
 		die(2, "--period must be >= 0 and --bin > 0");
 	if (nclk == 0) {
 		names[nclk++] = "realtime";
@@ -336,7 +357,8 @@ int main(int argc, char **argv)
 				int txt = hl > 4 && strcmp(hist + hl - 4, ".txt") == 0;
 				snprintf(path, sizeof(path), "%.*s-%s-%s.%s", (int)(txt ? hl - 4 : hl), hist,
 					 base, ser_name[s], txt ? "txt" : "svg");
-				if (hist_write(path, cl->s[s].v, cl->s[s].n, bin, title, err, sizeof(err)) < 0)
+				int64_t b = bin ? bin : auto_bin(&cl->s[s], txt);
+				if (hist_write(path, cl->s[s].v, cl->s[s].n, b, title, err, sizeof(err)) < 0)
 					die(1, "%s", err);
 			}
 			struct summary sum = { 0 };

@@ -136,8 +136,11 @@ static void summarize_hist(const uint64_t *h, const struct irqlat_stat *st, stru
 	for (int i = 0; i < n; i++)
 		cnt += w[i].n;
 	s->n = cnt;
-	if (!cnt)
+	if (!cnt) {
+		s->mean = s->variance = s->skewness = s->kurtosis = NAN;
+		s->p25 = s->p50 = s->p75 = s->p99 = NAN;
 		return;
+	}
 	qsort(w, (size_t)n, sizeof(*w), cmp_wp);
 	long double sum = 0, m2 = 0, m3 = 0, m4 = 0;
 	for (int i = 0; i < n; i++)

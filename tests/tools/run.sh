@@ -12,7 +12,7 @@ GEN="$B/test/gencap"
 TSSTAT="$B/tsstat"
 T="$TOP/build/test-logs/tools/tmp"
 rm -rf "$T" && mkdir -p "$T"
-FUZZ_SECONDS=${TOOLS_FUZZ_SECONDS:-45}
+FUZZ_SECONDS=${TOOLS_FUZZ_SECONDS:-60}
 
 # stats_match NAME JSON TRUTH UNMATCHED: every key of `tsstat --json`
 # against tests/tools/refstats.awk on the true samples; a relative 1e-9
