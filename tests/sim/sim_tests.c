@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Verilator tests of the card's clock core, through the register port and
+ * the pins only (offsets from build/gen/synpcix_regs.h). One binary, one
+ * test per invocation: sim_tests NAME. Exit 0 = pass; every failure prints
+ * what it expected and what it read. Scaled second: see docs/simulation.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "synpcix_regs.h"
+#include "world.h"
+
+#define INTERVAL_NS 10e6	/* the scaled second of the servo tests */
+#define FIFO_MAX 4096
+
+static struct world w;
+static int failures;
+static double err[FIFO_MAX], tt[FIFO_MAX];
+
+#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("  FAIL: " __VA_ARGS__); \
+	printf("  (%s:%d)\n", __FILE__, __LINE__); } } while (0)
+#define RD(off) card_read32(w.card, (off))
+#define WR(off, v) card_write32(w.card, (off), (v))
+
+static void start(double ppm, uint64_t seed)
+{
+	struct world_params p = { .interval_ns = INTERVAL_NS, .offset_ppm = ppm, .seed = seed,
+				  .phase_faithful = 1 };
+
+	world_init(&w, &p);
+	world_probe(&w);
+}
+
+/* A world whose oscillator is exact and whose GPS is off. */
+static void start_ideal(void)
+{
+	start(0.0, 7);
+	w.gps_on = 0;
+	w.osc.p.rw_ppb_rt_s = 0;
+	w.osc.p.tc_ppm_per_c = 0;
+}
+
+static uint64_t read_time(double *t)
+{
+	return world_read_time(&w, t);
+}
+
+static int test_id_walk(void)
+{
+	static const uint32_t types[] = { SYNPCIX_ID_TYPE_ID, SYNPCIX_CLOCK_TYPE_ID,
+		SYNPCIX_PPS_TYPE_ID, SYNPCIX_EVENT_TYPE_ID, SYNPCIX_PEROUT_TYPE_ID };
+	static const uint32_t bases[] = { SYNPCIX_ID_BASE, SYNPCIX_CLOCK_BASE,
+		SYNPCIX_PPS_BASE, SYNPCIX_EVENT_BASE, SYNPCIX_PEROUT_BASE };
+	uint32_t off = 0;
+	unsigned n = 0;
+
+	start_ideal();
+	CHECK(RD(SYNPCIX_ID_MAGIC) == SYNPCIX_ID_MAGIC_RESET, "magic %08x\n", RD(SYNPCIX_ID_MAGIC));
+	CHECK(RD(SYNPCIX_ID_CLK_HZ) == 125000000u, "clk_hz %u\n", RD(SYNPCIX_ID_CLK_HZ));
+	do {
+		uint32_t type = RD(off), ver = RD(off + 4), next = RD(off + 8);
+
+		CHECK(n < 5, "chain longer than 5 blocks\n");
+		if (n >= 5)
+			break;
+		CHECK(off == bases[n], "block %u at 0x%x, expected 0x%x\n", n, off, bases[n]);
+		CHECK(type == types[n], "block %u type %08x, expected %08x\n", n, type, types[n]);
+		CHECK(ver >> 16 == 1, "block %u version %08x\n", n, ver);
+		CHECK(next == 0 || next > off, "block %u next 0x%x goes backwards\n", n, next);
+		off = next;
+		n++;
+	} while (off);
+	CHECK(n == 5, "walked %u blocks, expected 5\n", n);
+	uint32_t f = RD(SYNPCIX_ID_FEATURES);
+	CHECK(((f & SYNPCIX_ID_FEATURES_N_EVENTS_MASK) >> SYNPCIX_ID_FEATURES_N_EVENTS_SHIFT) >= 2,
+	      "features %08x: fewer than 2 event inputs\n", f);
+	return 0;
+}
+
+static int test_scratch(void)
+{
+	static const uint32_t pat[] = { 0, 0xFFFFFFFFu, 0xA5C3F00Fu, 0x5A3C0FF0u, 1, 0x80000000u };
+
+	start_ideal();
+	for (unsigned i = 0; i < sizeof(pat) / sizeof(pat[0]); i++) {
+		WR(SYNPCIX_ID_SCRATCH, pat[i]);
+		uint32_t v = RD(SYNPCIX_ID_SCRATCH);
+
+		CHECK(v == pat[i], "scratch wrote %08x read %08x\n", pat[i], v);
+	}
+	(void)RD(SYNPCIX_ID_BAD_ACCESS);
+	WR(SYNPCIX_ID_MAGIC, 0);
+	CHECK(RD(SYNPCIX_ID_MAGIC) == SYNPCIX_ID_MAGIC_RESET, "write to read-only magic changed it\n");
+	uint32_t bad = RD(SYNPCIX_ID_BAD_ACCESS);
+	CHECK(bad == 1, "bad_access %u after one write to a read-only register\n", bad);
+	CHECK(RD(SYNPCIX_ID_BAD_ACCESS) == 0, "bad_access not cleared by reading\n");
+	return 0;
+}
+
+static int test_set_time(void)
+{
+	const uint64_t T = 0x123456789ABCDEull;
+	double t0, t1;
+
+	start_ideal();
+	WR(SYNPCIX_CLOCK_SET_NS_LO, (uint32_t)T);
+	WR(SYNPCIX_CLOCK_SET_NS_HI, (uint32_t)(T >> 32));
+	WR(SYNPCIX_CLOCK_SET_FRAC, 0);
+	double ts = card_now_ns(w.card);
+	WR(SYNPCIX_CLOCK_CTRL, SYNPCIX_CLOCK_CTRL_SET_MASK);
+	for (int i = 0; i < 100 && (RD(SYNPCIX_CLOCK_CTRL) & SYNPCIX_CLOCK_CTRL_SET_MASK); i++)
+		;
+	CHECK(!(RD(SYNPCIX_CLOCK_CTRL) & SYNPCIX_CLOCK_CTRL_SET_MASK), "set still pending\n");
+	uint64_t a = read_time(&t0);
+	card_run_for(w.card, 1e6);
+	uint64_t b = read_time(&t1);
+	/* time after set = T + (true time since the set took effect) */
+	CHECK(a >= T && a - T <= (uint64_t)(t0 - ts) + 100, "read %llu after setting %llu (%.0f ns later)\n",
+	      (unsigned long long)a, (unsigned long long)T, t0 - ts);
+	CHECK(llabs((long long)(b - a) - llround(t1 - t0)) <= 16,
+	      "time advanced %lld ns in %.0f true ns (exact oscillator)\n", (long long)(b - a), t1 - t0);
+	return 0;
+}
+
+/* Rate of the card's time against true time over dt_ns. */
+static double measure_rate(double dt_ns)
+{
+	double t0, t1;
+	uint64_t a = read_time(&t0);
+
+	card_run_for(w.card, dt_ns);
+	uint64_t b = read_time(&t1);
+	return (double)(b - a) / (t1 - t0);
+}
+
+static int test_period(void)
+{
+	start_ideal();
+	double r0 = measure_rate(2e6);
+	/* adjfine +100 ppm: period = 8 ns * (1 + 100e-6) */
+	uint64_t p = (uint64_t)llround(8.0 * (1 + 100e-6) * 4294967296.0);
+
+	WR(SYNPCIX_CLOCK_PERIOD_NS, (uint32_t)(p >> 32));
+	WR(SYNPCIX_CLOCK_PERIOD_FRAC, (uint32_t)p);
+	WR(SYNPCIX_CLOCK_CTRL, SYNPCIX_CLOCK_CTRL_PERIOD_MASK);
+	double r1 = measure_rate(2e6);
+	CHECK(fabs(r0 - 1.0) < 0.5e-6 * 20, "rate at nominal period %.9f\n", r0);
+	CHECK(fabs((r1 - r0) * 1e6 - 100.0) < 1.0, "period +100 ppm changed the rate by %.3f ppm\n",
+	      (r1 - r0) * 1e6);
+	CHECK(RD(SYNPCIX_CLOCK_EFF_PERIOD_FRAC) == (uint32_t)p, "eff_period_frac %08x, loaded %08x\n",
+	      RD(SYNPCIX_CLOCK_EFF_PERIOD_FRAC), (uint32_t)p);
+	return 0;
+}
+
+static int adjust_by(int64_t d)
+{
+	double t0, t1;
+	uint64_t a = read_time(&t0);
+
+	WR(SYNPCIX_CLOCK_ADJ_NS_LO, (uint32_t)(uint64_t)d);
+	WR(SYNPCIX_CLOCK_ADJ_NS_HI, (uint32_t)((uint64_t)d >> 32));
+	WR(SYNPCIX_CLOCK_CTRL, SYNPCIX_CLOCK_CTRL_ADJUST_MASK);
+	uint64_t b = read_time(&t1);
+	long long got = (long long)(b - a) - llround(t1 - t0);
+
+	CHECK(llabs(got - d) <= 16, "adjust %lld moved the time by %lld\n", (long long)d, got);
+	return 0;
+}
+
+static int test_adjust(void)
+{
+	start_ideal();
+	world_set_time(&w, 1000000000000ll);
+	adjust_by(1000000);
+	adjust_by(-1000000);
+	adjust_by(-3000000000ll);	/* more than 32 bits of ns */
+	adjust_by(37);
+	return 0;
+}
+
+/* Servo on from the given offset; returns the lock time in scaled s. */
+static double lock_from(double ppm, uint64_t seed)
+{
+	start(ppm, seed);
+	world_config_servo(&w, 0.7, 0.3, 1.0);
+	world_events(&w, 4);
+	world_run_until(&w, 0.5 * w.interval_ns);
+	world_set_time(&w, 0);
+	world_pps_mode(&w, SYNPCIX_PPS_CTRL_MODE_SERVO);
+	for (int k = 1; k <= 20; k++) {
+		world_run_to_second(&w, k);
+		world_pop_errors(&w, err, tt, FIFO_MAX);
+		if (world_pps_state(&w) == SYNPCIX_PPS_STATUS_STATE_LOCKED)
+			return k - 0.5;
+	}
+	return NAN;
+}
+
+/* RMS and max of the truth errors over the next n seconds. */
+static void truth_stats(int n, double *rms, double *maxe)
+{
+	int64_t k0 = (int64_t)world_now_s(&w) + 1;
+	double s2 = 0;
+	long m = 0;
+
+	*maxe = 0;
+	for (int64_t k = k0; k < k0 + n; k++) {
+		world_run_to_second(&w, k);
+		int c = world_pop_errors(&w, err, tt, FIFO_MAX);
+
+		for (int i = 0; i < c; i++) {
+			s2 += err[i] * err[i];
+			if (fabs(err[i]) > *maxe)
+				*maxe = fabs(err[i]);
+		}
+		m += c;
+	}
+	*rms = m ? sqrt(s2 / m) : INFINITY;
+}
+
+static int lock_test(double ppm)
+{
+	double lt = lock_from(ppm, ppm > 0 ? 11 : 12), rms, maxe;
+
+	CHECK(lt < 10.0, "%+.0f ppm: no LOCKED within 10 s (%.1f)\n", ppm, lt);
+	if (isnan(lt))
+		return 0;
+	truth_stats(10, &rms, &maxe);
+	printf("  %+.0f ppm: lock %.1f s, then RMS %.2f ns, max %.1f ns\n", ppm, lt, rms, maxe);
+	CHECK(rms < 20.0, "RMS error after lock %.2f ns\n", rms);
+	CHECK(world_pps_state(&w) == SYNPCIX_PPS_STATUS_STATE_LOCKED, "lost lock\n");
+	return 0;
+}
+
+static int test_lock_plus(void) { return lock_test(+100.0); }
+static int test_lock_minus(void) { return lock_test(-100.0); }
+
+/* Locked servo for the fault tests. */
+static int locked(void)
+{
+	double lt = lock_from(100.0, 21);
+
+	CHECK(!isnan(lt), "did not lock\n");
+	return !isnan(lt);
+}
+
+static int test_glitch(void)
+{
+	if (!locked())
+		return 0;
+	int64_t k = (int64_t)world_now_s(&w) + 3;	/* not yet scheduled */
+	uint32_t g0 = RD(SYNPCIX_PPS_GLITCHES), e0 = RD(SYNPCIX_PPS_EDGES);
+
+	gps_fault(&w.gps, k, GPS_GLITCH, 40.0);		/* 5 clocks < min_width */
+	gps_fault(&w.gps, k + 1, GPS_GLITCH, 5000.0);	/* clean pulse, too soon */
+	double rms, maxe;
+	truth_stats(5, &rms, &maxe);
+	uint32_t g = RD(SYNPCIX_PPS_GLITCHES) - g0, e = RD(SYNPCIX_PPS_EDGES) - e0;
+	CHECK(g == 2, "glitches +%u, expected +2\n", g);
+	CHECK(e == 5, "edges +%u over 5 s with 2 glitches, expected +5\n", e);
+	CHECK(maxe < 100, "time error %.1f ns around the glitches\n", maxe);
+	CHECK(world_pps_state(&w) == SYNPCIX_PPS_STATUS_STATE_LOCKED, "lost lock\n");
+	return 0;
+}
+
+static int test_far_off(void)
+{
+	if (!locked())
+		return 0;
+	int64_t k = (int64_t)world_now_s(&w) + 3;
+	uint32_t r0 = RD(SYNPCIX_PPS_REJECTS), s0 = RD(SYNPCIX_PPS_STEPS);
+
+	gps_fault(&w.gps, k, GPS_FAR, 10000.0);		/* 10 us late, > reject 2 us */
+	double rms, maxe;
+	truth_stats(5, &rms, &maxe);
+	uint32_t r = RD(SYNPCIX_PPS_REJECTS) - r0;
+	CHECK(r == 1, "rejects +%u, expected +1\n", r);
+	CHECK(RD(SYNPCIX_PPS_STEPS) == s0, "the servo stepped on a far-off edge\n");
+	CHECK(maxe < 100, "time yanked: max error %.1f ns\n", maxe);
+	CHECK(world_pps_state(&w) == SYNPCIX_PPS_STATUS_STATE_LOCKED, "lost lock\n");
+	return 0;
+}
+
+static int test_holdover(void)
+{
+	if (!locked())
+		return 0;
+	int64_t k = (int64_t)world_now_s(&w) + 3;
+	uint32_t l0 = RD(SYNPCIX_PPS_LOSSES);
+
+	gps_outage(&w.gps, k, k + 10);
+	world_run_to_second(&w, k + 2);
+	world_pop_errors(&w, err, tt, FIFO_MAX);
+	CHECK(world_pps_state(&w) == SYNPCIX_PPS_STATUS_STATE_HOLDOVER, "state %u 2 s into the outage\n",
+	      world_pps_state(&w));
+	CHECK(RD(SYNPCIX_PPS_LOSSES) - l0 == 1, "losses +%u\n", RD(SYNPCIX_PPS_LOSSES) - l0);
+	CHECK(!(RD(SYNPCIX_PPS_STATUS) & SYNPCIX_PPS_STATUS_PRESENT_MASK), "present during outage\n");
+	double rms, maxe;
+	truth_stats(8, &rms, &maxe);
+	printf("  holdover: max error %.1f ns over 10 s without PPS\n", maxe);
+	CHECK(maxe < 2000, "holdover error %.1f ns after 10 s\n", maxe);
+	int relock = 0;
+	for (int64_t j = k + 11; j < k + 25 && !relock; j++) {
+		world_run_to_second(&w, j);
+		world_pop_errors(&w, err, tt, FIFO_MAX);
+		relock = world_pps_state(&w) == SYNPCIX_PPS_STATUS_STATE_LOCKED;
+	}
+	CHECK(relock, "no LOCKED within 14 s of PPS coming back\n");
+	return 0;
+}
+
+static int test_report(void)
+{
+	start_ideal();
+	w.gps_on = 1;
+	w.gps.p.jitter_rms_ns = 0;	/* edges exactly on the second */
+	world_config_servo(&w, 0.7, 0.3, 1.0);
+	world_run_until(&w, 0.5 * w.interval_ns);
+	world_set_time(&w, 0);
+	world_pps_mode(&w, SYNPCIX_PPS_CTRL_MODE_REPORT);
+	double t0;
+	int64_t off = (int64_t)read_time(&t0) - llround(t0);	/* card - true, bus-read bias */
+	for (int k = 1; k <= 4; k++) {
+		world_run_to_second(&w, k);
+		uint32_t st = RD(SYNPCIX_PPS_STATUS);
+		CHECK(st & SYNPCIX_PPS_STATUS_STAMP_NEW_MASK, "second %d: no stamp_new\n", k);
+		uint64_t s = RD(SYNPCIX_PPS_STAMP_NS_LO);
+		s |= (uint64_t)RD(SYNPCIX_PPS_STAMP_NS_HI) << 32;
+		long long e = (long long)(s - w.capture_delay_ns) - (long long)(k * INTERVAL_NS) - off;
+		CHECK(llabs(e) < 200, "second %d: stamp %llu is %lld ns from the true edge\n", k,
+		      (unsigned long long)s, e);
+		CHECK(!(RD(SYNPCIX_PPS_STATUS) & SYNPCIX_PPS_STATUS_STAMP_NEW_MASK),
+		      "stamp_new not cleared by reading stamp_ns_lo\n");
+		CHECK(RD(SYNPCIX_PPS_FREQ_ADJ) == 0, "REPORT mode changed the frequency\n");
+	}
+	CHECK((RD(SYNPCIX_PPS_STATUS) & SYNPCIX_PPS_STATUS_STATE_MASK) == 0, "REPORT mode not FREERUN\n");
+	return 0;
+}
+
+static int test_fifo_overflow(void)
+{
+	start_ideal();
+	uint32_t f = RD(SYNPCIX_ID_FEATURES);
+	unsigned depth = 1u << ((f & SYNPCIX_ID_FEATURES_FIFO_LOG2_MASK) >> SYNPCIX_ID_FEATURES_FIFO_LOG2_SHIFT);
+	unsigned extra = 5, total = depth + extra;
+
+	WR(SYNPCIX_EVENT_CTRL, 1u << SYNPCIX_EVENT_CTRL_ENABLE_SHIFT);
+	double t = card_now_ns(w.card) + 1000;
+	for (unsigned i = 0; i < total; i++) {
+		card_input_at(w.card, t + i * 400.0, CARD_PIN_EVENT(0), 1);
+		card_input_at(w.card, t + i * 400.0 + 200, CARD_PIN_EVENT(0), 0);
+	}
+	card_run_for(w.card, 1000 + total * 400.0 + 1000);
+	uint32_t lvl = RD(SYNPCIX_EVENT_STATUS) & SYNPCIX_EVENT_STATUS_LEVEL_MASK;
+	CHECK(lvl == depth, "FIFO level %u after %u edges, depth %u\n", lvl, total, depth);
+	CHECK(RD(SYNPCIX_EVENT_OVERFLOWS) == extra, "overflows %u, expected %u\n",
+	      RD(SYNPCIX_EVENT_OVERFLOWS), extra);
+	uint16_t prev = 0;
+	unsigned n = 0, gaps = 0;
+	for (;;) {
+		(void)RD(SYNPCIX_EVENT_STAMP_NS_LO);
+		uint32_t info = RD(SYNPCIX_EVENT_STAMP_INFO);
+		if (!(info & SYNPCIX_EVENT_STAMP_INFO_VALID_MASK))
+			break;
+		uint16_t seq = (info & SYNPCIX_EVENT_STAMP_INFO_SEQ_MASK) >> SYNPCIX_EVENT_STAMP_INFO_SEQ_SHIFT;
+		if (n && seq != (uint16_t)(prev + 1))
+			gaps += (uint16_t)(seq - prev - 1);
+		prev = seq;
+		n++;
+	}
+	/* the FIFO keeps the oldest entries: the lost ones come after them,
+	 * so the gap shows at the next stamp */
+	card_input_at(w.card, card_now_ns(w.card) + 1000, CARD_PIN_EVENT(0), 1);
+	card_input_at(w.card, card_now_ns(w.card) + 1200, CARD_PIN_EVENT(0), 0);
+	card_run_for(w.card, 2000);
+	(void)RD(SYNPCIX_EVENT_STAMP_NS_LO);
+	uint32_t info = RD(SYNPCIX_EVENT_STAMP_INFO);
+	uint16_t seq = (info & SYNPCIX_EVENT_STAMP_INFO_SEQ_MASK) >> SYNPCIX_EVENT_STAMP_INFO_SEQ_SHIFT;
+	gaps += (uint16_t)(seq - prev - 1);
+	CHECK(n == depth, "popped %u stamps, depth %u\n", n, depth);
+	CHECK(gaps == extra, "sequence gaps %u, expected %u\n", gaps, extra);
+	return 0;
+}
+
+static int test_perout(void)
+{
+	start_ideal();
+	card_loop_perout(w.card, 1);
+	WR(SYNPCIX_EVENT_CTRL, 2u << SYNPCIX_EVENT_CTRL_ENABLE_SHIFT);
+	double t0;
+	uint64_t now = read_time(&t0);
+	uint64_t start = now + 100000;
+	const uint32_t period = 20000, width = 4000;
+	uint32_t f = RD(SYNPCIX_ID_FEATURES);
+	uint64_t po_delay = ((f & SYNPCIX_ID_FEATURES_PEROUT_DELAY_MASK) >> SYNPCIX_ID_FEATURES_PEROUT_DELAY_SHIFT) * 8u;
+
+	WR(SYNPCIX_PEROUT_START_NS_LO, (uint32_t)start);
+	WR(SYNPCIX_PEROUT_START_NS_HI, (uint32_t)(start >> 32));
+	WR(SYNPCIX_PEROUT_PERIOD_NS, period);
+	WR(SYNPCIX_PEROUT_WIDTH_NS, width);
+	WR(SYNPCIX_PEROUT_CTRL, SYNPCIX_PEROUT_CTRL_ENABLE_MASK);
+	card_run_for(w.card, 100000 + 5 * period + 1000.0);
+	double te[16];
+	int ne = card_perout_edges(w.card, te, 16);
+	CHECK(ne == 6, "%d perout rising edges in 5 periods after start, expected 6\n", ne);
+	for (int i = 1; i < ne; i++)
+		CHECK(fabs(te[i] - te[i - 1] - period) <= 8.0, "perout edges %.1f ns apart\n", te[i] - te[i - 1]);
+	for (int i = 0; i < ne; i++) {
+		(void)0;
+		uint32_t lo = RD(SYNPCIX_EVENT_STAMP_NS_LO), hi = RD(SYNPCIX_EVENT_STAMP_NS_HI);
+		uint32_t info = RD(SYNPCIX_EVENT_STAMP_INFO);
+		uint64_t s = (uint64_t)hi << 32 | lo;
+		uint64_t want = start + (uint64_t)i * period + po_delay + w.capture_delay_ns;
+		CHECK((info & SYNPCIX_EVENT_STAMP_INFO_VALID_MASK) && (info & 7) == 1,
+		      "perout edge %d: no stamp on event input 1 (info %08x)\n", i, info);
+		CHECK(llabs((long long)(s - want)) <= 8, "perout edge %d stamped %llu, expected %llu +-8 "
+		      "(start + k*period + perout and capture delays)\n", i, (unsigned long long)s,
+		      (unsigned long long)want);
+	}
+	WR(SYNPCIX_PEROUT_CTRL, 0);
+	card_run_for(w.card, 3.0 * period);
+	CHECK(card_perout_edges(w.card, te, 16) == 0, "perout still running after disable\n");
+	return 0;
+}
+
+static const struct { const char *name; int (*fn)(void); } tests[] = {
+	{ "id-walk", test_id_walk }, { "scratch", test_scratch }, { "set-time", test_set_time },
+	{ "period", test_period }, { "adjust", test_adjust }, { "lock-plus100ppm", test_lock_plus },
+	{ "lock-minus100ppm", test_lock_minus }, { "glitch", test_glitch },
+	{ "far-off", test_far_off }, { "holdover", test_holdover }, { "report", test_report },
+	{ "fifo-overflow", test_fifo_overflow }, { "perout", test_perout },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	for (unsigned i = 0; argc == 2 && i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (strcmp(argv[1], tests[i].name))
+			continue;
+		tests[i].fn();
+		if (w.card)
+			world_free(&w);
+		printf("%s: %s (%d failed checks)\n", tests[i].name, failures ? "FAIL" : "PASS", failures);
+		return failures ? 1 : 0;
+	}
+	fprintf(stderr, "usage: %s --list | TEST\n", argv[0]);
+	return 2;
+}
