@@ -62,8 +62,8 @@ BEGIN {
 
 # ---- pass 1: the VHDL netlist, defaults of the selected assignments
 FNR == NR {
-	if ($1 == "entity" && $3 == "is")
-		vmod = $2
+	if ($1 == "architecture" && $3 == "of" && $5 == "is")
+		vmod = $4       # GHDL writes the top's entity first, its body last
 	else if ($1 == "with" && $3 == "select" && $5 == "<=")
 		vout = $4
 	else if (vout != "" && $0 ~ / when others;$/) {

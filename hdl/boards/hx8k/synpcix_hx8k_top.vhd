@@ -41,21 +41,6 @@ architecture board of synpcix_hx8k_top is
   constant TB_CLK_HZ : natural := 125_000_000;
   constant N_EVENTS  : positive := 2;
 
-  component SB_PLL40_CORE is
-    generic (
-      FEEDBACK_PATH : string;
-      DIVR          : std_logic_vector(3 downto 0);
-      DIVF          : std_logic_vector(6 downto 0);
-      DIVQ          : std_logic_vector(2 downto 0);
-      FILTER_RANGE  : std_logic_vector(2 downto 0));
-    port (
-      REFERENCECLK : in  std_logic;
-      PLLOUTGLOBAL : out std_logic;
-      LOCK         : out std_logic;
-      RESETB       : in  std_logic;
-      BYPASS       : in  std_logic);
-  end component;
-
   signal tb_clk, bus_clk     : std_logic;
   signal pll_lock            : std_logic;
   signal rst_n_pin           : std_logic;
@@ -84,19 +69,13 @@ architecture board of synpcix_hx8k_top is
 begin
   ---------------------------------------------------------------------------
   -- clocks and resets
-  pll : SB_PLL40_CORE
+  pll : entity work.ice40_pll
     generic map (
-      FEEDBACK_PATH => "SIMPLE",
-      DIVR          => "0000",        -- DIVR = 0: PFD at 10 MHz
-      DIVF          => "1100011",     -- DIVF = 99: VCO = 10 MHz * 100
-      DIVQ          => "011",         -- DIVQ = 3: 1000 MHz / 8 = 125 MHz
-      FILTER_RANGE  => "001")         -- icepll's choice for a 10 MHz PFD
-    port map (
-      REFERENCECLK => clk_10m,
-      PLLOUTGLOBAL => tb_clk,
-      LOCK         => pll_lock,
-      RESETB       => '1',
-      BYPASS       => '0');
+      DIVR         => "0000",         -- DIVR = 0: PFD at 10 MHz
+      DIVF         => "1100011",      -- DIVF = 99: VCO = 10 MHz * 100
+      DIVQ         => "011",          -- DIVQ = 3: 1000 MHz / 8 = 125 MHz
+      FILTER_RANGE => "001")          -- icepll's choice for a 10 MHz PFD
+    port map (ref_clk => clk_10m, clk_out => tb_clk, lock => pll_lock);
 
   -- pci_clk sits on a GBIN pin; nextpnr routes it onto a global network
   bus_clk <= pci_clk;

@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bitstream flow: first the flow itself on a small design (tests/bitstream/
+# flow_probe.vhd) -- report.json, and that a missed target, an unconstrained
+# clock and a target on a missing net each fail the build -- then the card
+# (make bitstream): report.json's fields, every clock met, <= 70 % of the
+# logic cells, a bitstream of the device's size, no latch or combinational
+# loop from the GHDL netlist. Also: the PLL settings agree with icepll, the
+# pcf and CLK_HZ; make flash without a programmer fails with a clear message.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib/suite.sh"
+suite_begin bitstream
+cd "$TOP" || exit 1
+T="$TOP/build/test-logs/bitstream"
+PY=${PYTHON:-python3}
+HX8K_BIN_BYTES=135100       # icepack output for every HX8K image
+started=$(date +%s)
+
+# make bitstream on the flow probe with pcf $2 into $T/$1
+probe() {
+	make --no-print-directory bitstream BS_DIR="$T/$1" BOARD_TOP=flow_probe_top \
+		BOARD_PCF="$2" HDL_CORE_SRCS=hdl/core/sync_bit.vhd \
+		BOARD_SRCS="hdl/boards/hx8k/ice40_pll.vhd hdl/boards/hx8k/ice40_pin_out.vhd tests/bitstream/flow_probe.vhd"
+}
+
+# check_report FILE MAXPCT CLOCK...: fields, types, every clock met, utilisation
+check_report() {
+	$PY - "$@" <<'PY'
+import json, sys
+path, maxpct, want = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+r = json.load(open(path))
+errs = []
+if sorted(r) != ["clocks", "device", "lc_total", "lc_used"]:
+    errs.append("keys %s" % sorted(r))
+if not isinstance(r.get("device"), str) or not r["device"]:
+    errs.append("device %r" % r.get("device"))
+for k in ("lc_used", "lc_total"):
+    if not isinstance(r.get(k), int) or r[k] <= 0:
+        errs.append("%s %r" % (k, r.get(k)))
+if r.get("lc_total") != 7680:
+    errs.append("lc_total %r, HX8K has 7680" % r.get("lc_total"))
+clocks = r.get("clocks", {})
+if sorted(clocks) != sorted(want):
+    errs.append("clocks %s, expected %s" % (sorted(clocks), sorted(want)))
+for n, c in clocks.items():
+    if sorted(c) != ["fmax_mhz", "target_mhz"]:
+        errs.append("%s: keys %s" % (n, sorted(c)))
+        continue
+    print("%s: Fmax %.2f MHz, target %.2f MHz" % (n, c["fmax_mhz"], c["target_mhz"]))
+    if not c["fmax_mhz"] >= c["target_mhz"] > 0:
+        errs.append("%s: Fmax %.2f MHz below target %.2f MHz" % (n, c["fmax_mhz"], c["target_mhz"]))
+pct = 100.0 * r.get("lc_used", 0) / max(r.get("lc_total", 1), 1)
+print("logic cells: %d of %d (%.1f %%)" % (r.get("lc_used", 0), r.get("lc_total", 0), pct))
+if pct > maxpct:
+    errs.append("%.1f %% of the logic cells used, limit %.0f %%" % (pct, maxpct))
+for e in errs:
+    print("report.json: " + e)
+sys.exit(1 if errs else 0)
+PY
+}
+
+# expect_fail NAME WORDS CMD...: CMD must fail and say WORDS
+expect_fail() {
+	_n=$1 _w=$2
+	shift 2
+	_log="$SUITE_LOG_DIR/$_n.log"
+	if "$@" >"$_log" 2>&1; then
+		t_fail "$_n" "succeeded (log: ${_log#"$TOP"/})"
+	elif grep -q "$_w" "$_log"; then
+		t_pass "$_n"
+	else
+		t_fail "$_n" "failed without saying '$_w' (log: ${_log#"$TOP"/})"
+		tail -n 8 "$_log" | sed 's/^/    | /'
+	fi
+}
+
+mkdir -p "$T"
+# ---- the flow, on the probe design
+t_run probe-builds probe probe tests/bitstream/flow_probe.pcf
+t_run probe-report check_report "$T/probe/report.json" 70 bus_clk tb_clk
+t_run probe-bin-size sh -c "[ \$(wc -c <'$T/probe/synpcix_hx8k.bin') -eq $HX8K_BIN_BYTES ]"
+t_run probe-pll-string grep -q '\.FEEDBACK_PATH("SIMPLE")' "$T/probe/synpcix_hx8k.v"
+
+sed 's/^set_frequency tb_clk .*/set_frequency tb_clk 900/' tests/bitstream/flow_probe.pcf >"$T/too-fast.pcf"
+expect_fail probe-missed-target-fails "TIMING NOT MET for tb_clk" probe too-fast "$T/too-fast.pcf"
+t_run probe-missed-target-no-bin sh -c "[ -s '$T/too-fast/report.json' ] && [ ! -e '$T/too-fast/synpcix_hx8k.bin' ]"
+
+grep -v '^set_frequency bus_clk' tests/bitstream/flow_probe.pcf >"$T/unconstrained.pcf"
+expect_fail probe-unconstrained-clock-fails "has no set_frequency target" probe unconstrained "$T/unconstrained.pcf"
+
+{ cat tests/bitstream/flow_probe.pcf; echo "set_frequency ghost_clk 50"; } >"$T/ghost.pcf"
+expect_fail probe-missing-clock-net-fails "'ghost_clk' does not exist" probe ghost "$T/ghost.pcf"
+
+# ---- make flash with no programmer on the bus (an empty USB tree)
+mkdir -p "$T/no-usb"
+expect_fail flash-without-programmer "no iCE40 programmer found" \
+	env USB_SYSFS="$T/no-usb" sh hdl/boards/ice40_flash.sh "$T/probe/synpcix_hx8k.bin"
+expect_fail flash-without-bitstream "run 'make bitstream'" \
+	env USB_SYSFS="$T/no-usb" sh hdl/boards/ice40_flash.sh "$T/does-not-exist.bin"
+
+# ---- PLL: VHDL dividers = icepll's for 10 -> 125 MHz; pcf target and
+# CLK_HZ agree with the frequency icepll achieves
+t_run pll-settings-consistent sh -c '
+	ip=$(icepll -i 10 -o 125 -m)
+	v=hdl/boards/hx8k/synpcix_hx8k_top.vhd
+	for p in DIVR DIVF DIVQ FILTER_RANGE; do
+		want=$(echo "$ip" | sed -n "s/.*\.$p(\([0-9]*.b[01]*\)).*/\1/p" | sed "s/.*b//")
+		have=$(sed -n "s/.*$p *=> *\"\([01]*\)\".*/\1/p" $v)
+		echo "$p: icepll $want, VHDL $have"
+		[ -n "$want" ] && [ "$want" = "$have" ] || exit 1
+	done
+	achieved=$(icepll -i 10 -o 125 | sed -n "s/^F_PLLOUT: *\([0-9.]*\) MHz (achieved)/\1/p")
+	echo "achieved $achieved MHz"
+	[ "$achieved" = "125.000" ] || exit 1
+	grep -q "^set_frequency tb_clk  *125$" hdl/boards/hx8k/synpcix_hx8k.pcf || exit 1
+	grep -q "TB_CLK_HZ : natural := 125_000_000;" $v'
+
+# ---- the card
+t_run card-bitstream make --no-print-directory bitstream
+t_run card-no-latches-or-loops sh -c "[ -s build/bitstream/yosys.log ] &&
+	! grep -E '^Latch inferred|Breaking loop' build/bitstream/yosys.log"
+if [ -s build/bitstream/report.json ]; then
+	t_run card-report check_report build/bitstream/report.json 70 bus_clk tb_clk
+else
+	t_fail card-report "no build/bitstream/report.json (see card-bitstream)"
+fi
+t_run card-bin-size sh -c "[ -s build/bitstream/synpcix_hx8k.bin ] && [ \$(wc -c <build/bitstream/synpcix_hx8k.bin) -eq $HX8K_BIN_BYTES ]"
+
+echo "bitstream suite: $(($(date +%s) - started)) s"
+suite_end
