@@ -69,5 +69,8 @@ test-tools: tools $(TOOLS_TESTB)/gencap $(TOOLS_TESTB)/capfile_fuzz
 bench-tools: $(TOOLS_B)/tsstat $(TOOLS_TESTB)/gencap
 	@sh tests/tools/bench.sh
 
+# a long fuzz run of the pcap/pcapng reader; the corpus persists between runs
 fuzz-tools: $(TOOLS_TESTB)/capfile_fuzz
-	@sh tests/tools/fuzz.sh $${FUZZ_SECONDS:-600}
+	@mkdir -p $(BUILD)/tools/fuzz-corpus
+	$(TOOLS_TESTB)/capfile_fuzz -max_total_time=$${FUZZ_SECONDS:-600} -max_len=4096 \
+		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/tools/fuzz-corpus
