@@ -20,6 +20,13 @@
 #  3. Every unbound component (SB_IO, SB_PLL40_CORE, ...) gets an empty
 #     module; left in, Yosys would use it instead of its cell library. Every
 #     `module SB_*` ... `endmodule` is dropped.
+#  5. Wide constants come out as VHDL bit strings ("0101..."); in Verilog a
+#     quoted string is ASCII, 8 bits a character, so the value is silently
+#     wrong (the timebase's reset period was). They become N'b0101...
+#  6. A net named like an instance port that collides with a signal of the
+#     same name is declared twice and self-assigned (`assign x = x;`): the
+#     identical repeat and the self-assignment are dropped; a differing
+#     repeat stops the flow.
 #  4. String generics come out as bit vectors, 8 bits a character
 #     ("SIMPLE" -> 48'b0101...); the iCE40 primitives' string parameters are
 #     turned back into Verilog strings (nextpnr otherwise dies in stoi), so
@@ -84,6 +91,7 @@ FNR == NR {
 /^module / {
 	mod = $2
 	sub(/\(.*/, "", mod)
+	split("", decl)
 }
 
 /^module SB_/ { skip = 1 }
@@ -112,6 +120,19 @@ incase && /^    endcase$/ {
 	next
 }
 
+# fix 6
+/^  (wire|reg) (\[[0-9]+:[0-9]+\] )?[A-Za-z_][A-Za-z0-9_]*;$/ {
+	dn = $NF
+	sub(/;$/, "", dn)
+	if (dn in decl) {
+		if (decl[dn] != $0)
+			die(mod "." dn ": declared twice, differently")
+		next
+	}
+	decl[dn] = $0
+}
+/^  assign [A-Za-z_][A-Za-z0-9_]* = [A-Za-z_][A-Za-z0-9_]*;( \/\/ \(signal\))?$/ && $2 ";" == $4 { next }
+
 # fix 2
 /^ *[A-Za-z_][A-Za-z0-9_]* <= std_logic_vector\(abs \$signed\([A-Za-z_][A-Za-z0-9_]*\)\);$/ {
 	dst = $1
@@ -122,9 +143,15 @@ incase && /^    endcase$/ {
 	next
 }
 
-# fix 4
+# fixes 5 and 4
 {
 	line = $0
+	if (line !~ /^ *\/\*/) {
+		while (match(line, /"[01XZ]+"/)) {
+			q = substr(line, RSTART + 1, RLENGTH - 2)
+			line = substr(line, 1, RSTART - 1) length(q) "'b" tolower(q) substr(line, RSTART + RLENGTH)
+		}
+	}
 	if (match(line, /\.[A-Z_]+\([0-9]+'b[01]+\)/)) {
 		s = substr(line, RSTART, RLENGTH)
 		name = substr(s, 2, index(s, "(") - 2)
@@ -143,6 +170,10 @@ incase && /^    endcase$/ {
 			line = substr(line, 1, RSTART - 1) "." name "(\"" str "\")" substr(line, RSTART + RLENGTH)
 		}
 	}
+	if (line ~ /"/ && line !~ /^ *\/\*/ && !(line ~ /^ *\.[A-Z_]+\("[A-Za-z0-9_]*"\)/))
+		die(mod ": a string literal is left, not understood: " substr(line, 1, 100))
+	if (line ~ /std_logic_vector|<= .* when |rotate_left/)
+		die(mod ": VHDL syntax is left, not understood: " substr(line, 1, 100))
 	print line
 }
 
