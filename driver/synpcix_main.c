@@ -111,7 +111,7 @@ static struct pci_driver synpcix_driver = {
 	.name = KBUILD_MODNAME,
 	.id_table = synpcix_ids,
 	.probe = synpcix_probe,
-	.driver.dev_groups = synpcix_groups,
+	.dev_groups = synpcix_groups,	/* pci core copies it to .driver */
 };
 module_pci_driver(synpcix_driver);
 

@@ -17,6 +17,8 @@
  *   ptpio pin DEV PIN FUNC CHAN       PTP_PIN_SETFUNC2
  *   ptpio unplug DEV SYSFS_UNBIND BDF open DEV, unbind the device, then use
  *                                     the still open clock
+ *   ptpio peek RESOURCE OFF           read a 32-bit word of a PCI BAR through
+ *   ptpio poke RESOURCE OFF VAL       its sysfs resourceN file (prints decimal)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/timex.h>
 #include <time.h>
 #include <unistd.h>
@@ -171,6 +174,17 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return fail();
+	} else if ((!strcmp(op, "peek") && argc == 4) || (!strcmp(op, "poke") && argc == 5)) {
+		unsigned long off = strtoul(argv[3], NULL, 0);
+		volatile unsigned int *bar = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+						  MAP_SHARED, fd, 0);
+
+		if (bar == MAP_FAILED || off > 4092 || (off & 3))
+			return fail();
+		if (argc == 5)
+			bar[off / 4] = (unsigned int)strtoul(argv[4], NULL, 0);
+		else
+			printf("%u\n", bar[off / 4]);
 	} else {
 		fprintf(stderr, "ptpio: bad arguments\n");
 		return 2;

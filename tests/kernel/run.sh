@@ -63,6 +63,17 @@ for m in "$KMOD/synpcix/synpcix.ko" "$KMOD/msi_redirect/msi_redirect.ko" \
 		echo "missing module $m"
 	fi
 done
+# test tools: ptpio (static), the register image, phc_ctl with its libraries
+mkdir -p "$R/etc" "$R/lib64" "$R/lib/x86_64-linux-gnu"
+t_run ptpio ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
+	"$TOP/tests/kernel/ptpio.c" -o "$R/bin/ptpio"
+t_run regimage sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -I'$TOP/build/gen' \
+	'$TOP/tests/kernel/regimage.c' -o '$OUT/regimage' && '$OUT/regimage' '$OUT/regs.img' '$R/etc/regs.env'"
+cp /usr/sbin/phc_ctl "$R/bin/phc_ctl"
+for lib in $(ldd /usr/sbin/phc_ctl | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p;s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+	mkdir -p "$R$(dirname "$lib")"
+	cp -L "$lib" "$R$lib"
+done
 t_run initramfs sh -c "cd '$R' && find . | cpio -o -H newc 2>/dev/null | gzip -1 >'$OUT/initramfs.gz'"
 
 # --- boot
@@ -77,6 +88,10 @@ timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m 512 \
 	-chardev "file,id=res,path=$RES" -device isa-serial,chardev=res \
 	-netdev user,id=n0,restrict=on -device e1000e,netdev=n0,addr=02.0 \
 	-netdev user,id=n1,restrict=on -device e1000,netdev=n1,addr=03.0 \
+	-object "memory-backend-file,id=img,mem-path=$OUT/regs.img,size=4096,share=on" \
+	-device ivshmem-plain,memdev=img,addr=04.0 \
+	-object "memory-backend-file,id=img2,mem-path=$OUT/regs.img,size=4096,share=on" \
+	-device ivshmem-plain,memdev=img2,addr=05.0 \
 	>"$OUT/qemu.log" 2>&1
 rc=$?
 secs=$(( $(date +%s) - start ))
