@@ -3,8 +3,8 @@
 # (sim/verilator/), the `sim` test suite and the PPS-lock demo.
 #
 #   VHDL (HDL_CORE_SRCS, mk/hdl.mk) --ghdl -a--> build/sim/work
-#     --ghdl --synth --out=verilog clock_core--> build/sim/clock_core.raw.v
-#     --fix_ghdl_verilog.py--> build/sim/clock_core.v
+#     --hdl/boards/ghdl_verilog.sh (GHDL synth + repairs, shared with the
+#       bitstream flow)--> build/sim/clock_core.v
 #     + sim/verilator/card_top.v (master and reset flops)
 #     --verilator --cc --build -O3--> build/sim/obj/Vcard_top__ALL.a
 #   + card_sim.cpp (C++ glue) + world models in C --> build/sim/servo_demo,
@@ -45,12 +45,10 @@ SUITES += sim
 
 sim: $(SIM_DIR)/servo_demo $(SIM_DIR)/sim_tests
 
-$(SIM_DIR)/clock_core.v: $(SIM_HDL_SRCS) $(SIM_SRC)/fix_ghdl_verilog.py
+$(SIM_DIR)/clock_core.v: $(SIM_HDL_SRCS) hdl/boards/ghdl_verilog.sh hdl/boards/ghdl_verilog_fix.awk
 	@rm -rf $(SIM_DIR)/work && mkdir -p $(SIM_DIR)/work
 	ghdl -a --std=08 --workdir=$(SIM_DIR)/work $(SIM_HDL_SRCS)
-	ghdl --synth --std=08 --workdir=$(SIM_DIR)/work --out=verilog clock_core \
-		>$(SIM_DIR)/clock_core.raw.v
-	$(PYTHON) $(SIM_SRC)/fix_ghdl_verilog.py $(SIM_DIR)/clock_core.raw.v $@
+	sh hdl/boards/ghdl_verilog.sh $@ $(SIM_DIR)/work clock_core
 
 $(SIM_VLIBS): $(SIM_SRC)/card_top.v $(SIM_DIR)/clock_core.v
 	@rm -rf $(SIM_OBJ)

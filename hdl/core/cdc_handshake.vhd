@@ -2,9 +2,11 @@
 -- Carries one data word at a time from clock domain A to clock domain B.
 --
 -- Four-phase-free toggle handshake: A latches the word and flips req; B sees
--- the flip through sync_bit, takes the word (stable by then: A does not touch
--- it until the ack returns) and flips ack back when b_ready allows it, so a
--- slow consumer back-pressures A instead of losing words. A is busy (a_ready = 0) from
+-- the flip through sync_bit and flips ack back when b_ready allows it, so a
+-- slow consumer back-pressures A instead of losing words. b_data is A's
+-- holding register itself, read only in the b_valid clock: it has been
+-- stable for two B clocks by then and A cannot change it before the ack has
+-- crossed back, so no second copy of the word is kept on the B side. A is busy (a_ready = 0) from
 -- the transfer until the ack arrives, about 2 B clocks + 2 A clocks. The data
 -- bus itself is never synchronised bit by bit; only req and ack are.
 library ieee;
@@ -22,7 +24,7 @@ entity cdc_handshake is
     b_rst   : in  std_logic;
     b_ready : in  std_logic := '1';                    -- B can take a word
     b_valid : out std_logic;                           -- one-cycle strobe
-    b_data  : out std_logic_vector(WIDTH - 1 downto 0));
+    b_data  : out std_logic_vector(WIDTH - 1 downto 0)); -- valid with b_valid only
 end entity;
 
 architecture rtl of cdc_handshake is
@@ -30,7 +32,6 @@ architecture rtl of cdc_handshake is
   signal req, ack      : std_logic := '0';
   signal req_b, ack_a  : std_logic;
   signal req_b_seen    : std_logic := '0';
-  signal b_out         : std_logic_vector(WIDTH - 1 downto 0) := (others => '0');
   signal b_stb         : std_logic := '0';
 begin
   a_side : process (a_clk)
@@ -58,13 +59,12 @@ begin
         req_b_seen <= req_b;
       elsif req_b /= req_b_seen and b_ready = '1' then
         req_b_seen <= req_b;
-        b_out <= hold;             -- stable: A waits for ack before changing it
         b_stb <= '1';
         ack   <= req_b;
       end if;
     end if;
   end process;
   b_valid <= b_stb;
-  b_data  <= b_out;
+  b_data  <= hold;
 end architecture;
 

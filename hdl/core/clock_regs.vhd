@@ -42,9 +42,10 @@ architecture rtl of clock_regs is
   begin
     return std_logic_vector(resize(unsigned(v), 32));
   end function;
-  function field (r : word; lsb, width : natural) return std_logic_vector is
+  -- a message command word with one bit set (whole-word, see REG_PPS_STATUS)
+  function cmd_word (bit_no : natural) return word is
   begin
-    return r(lsb + width - 1 downto lsb);
+    return std_logic_vector(shift_left(to_unsigned(1, 32), bit_no));
   end function;
 
   -- software registers
@@ -110,6 +111,11 @@ architecture rtl of clock_regs is
         std_logic_vector(to_unsigned(FIFO_LOG2, 4)) & "0000" &
         std_logic_vector(to_unsigned(N_EVENTS, 4)));
 begin
+  -- pps.status is built by concatenation in this order
+  assert PPS_STATUS_STATE_LSB = 0 and PPS_STATUS_STATE_WIDTH = 2 and
+         PPS_STATUS_PRESENT_LSB = 2 and PPS_STATUS_STAMP_NEW_LSB = 3
+    report "clock_regs: pps.status layout changed in the register map" severity failure;
+
   eff <= unsigned(per_ns(7 downto 0) & per_frac) + unsigned(resize(s_freq, 40));
 
   servo : entity work.pps_servo
@@ -231,11 +237,14 @@ begin
               case a is
                 when REG_ID_SCRATCH => scratch <= d;
                 when REG_CLOCK_CTRL =>
-                  cmd_bits <= (others => '0');
-                  cmd_bits(C_SET) <= d(CLOCK_CTRL_SET_LSB);
-                  cmd_bits(C_ADJUST) <= d(CLOCK_CTRL_ADJUST_LSB) and not d(CLOCK_CTRL_SET_LSB);
-                  cmd_bits(C_PERIOD) <= d(CLOCK_CTRL_PERIOD_LSB) and not
-                                        (d(CLOCK_CTRL_SET_LSB) or d(CLOCK_CTRL_ADJUST_LSB));
+                  -- one command per write, set before adjust before period
+                  if d(CLOCK_CTRL_SET_LSB) = '1' then
+                    cmd_bits <= cmd_word(C_SET);
+                  elsif d(CLOCK_CTRL_ADJUST_LSB) = '1' then
+                    cmd_bits <= cmd_word(C_ADJUST);
+                  else
+                    cmd_bits <= cmd_word(C_PERIOD);
+                  end if;
                   servo_step <= '0';
                   if d(CLOCK_CTRL_SET_LSB) = '1' then
                     pend(M_SET_LO) <= '1'; pend(M_SET_HI) <= '1'; pend(M_SET_FRAC) <= '1';
@@ -326,7 +335,7 @@ begin
                 when REG_CLOCK_NEXT => d := CLOCK_NEXT_RESET;
                 when REG_CLOCK_CTRL => d := (others => '0');
                 when REG_CLOCK_TIME_NS_LO =>
-                  cmd_bits <= (C_SNAPSHOT => '1', others => '0');
+                  cmd_bits <= cmd_word(C_SNAPSHOT);
                   pend(M_CMD) <= '1';
                   want <= to_integer(unsigned(R_SNAP));
                   got <= (others => '0');
@@ -347,10 +356,10 @@ begin
                 when REG_PPS_NEXT => d := PPS_NEXT_RESET;
                 when REG_PPS_CTRL => d := pps_ctrl;
                 when REG_PPS_STATUS =>
-                  d := (others => '0');
-                  d(PPS_STATUS_STATE_LSB + 1 downto PPS_STATUS_STATE_LSB) := s_state;
-                  d(PPS_STATUS_PRESENT_LSB) := s_present;
-                  d(PPS_STATUS_STAMP_NEW_LSB) := stamp_new;
+                  -- one whole-word assignment: GHDL 2.0 synthesis mis-slices a
+                  -- variable given constants in one branch, slices in another
+                  -- (tests/sim/repro); the asserts pin the field positions
+                  d := x"0000000" & stamp_new & s_present & s_state;
                 when REG_PPS_STAMP_NS_LO => d := pps_lo; pps_hi_l <= pps_hi; stamp_new <= '0';
                 when REG_PPS_STAMP_NS_HI => d := pps_hi_l;
                 when REG_PPS_OFFSET_NS => d := std_logic_vector(s_offset);
@@ -376,13 +385,13 @@ begin
                 when REG_EVENT_NEXT => d := EVENT_NEXT_RESET;
                 when REG_EVENT_CTRL => d := ev_ctrl;
                 when REG_EVENT_STATUS | REG_EVENT_OVERFLOWS =>
-                  cmd_bits <= (C_EVSTAT => '1', others => '0');
+                  cmd_bits <= cmd_word(C_EVSTAT);
                   pend(M_CMD) <= '1';
                   want <= to_integer(unsigned(R_EVSTAT));
                   got <= (others => '0');
                   acc <= WAITING;
                 when REG_EVENT_STAMP_NS_LO =>
-                  cmd_bits <= (C_POP => '1', others => '0');
+                  cmd_bits <= cmd_word(C_POP);
                   pend(M_CMD) <= '1';
                   want <= to_integer(unsigned(R_EVENT));
                   got <= (others => '0');
@@ -409,13 +418,12 @@ begin
             -- the servo's turn: a step, or a new effective period
             servo_busy <= '1';
             acc <= SENDING;
-            cmd_bits <= (others => '0');
             if s_step_req = '1' then
               servo_step <= '1';
-              cmd_bits(C_ADJUST) <= '1';
+              cmd_bits <= cmd_word(C_ADJUST);
               pend(M_ADJ_LO) <= '1'; pend(M_ADJ_HI) <= '1'; pend(M_CMD) <= '1';
             else
-              cmd_bits(C_PERIOD) <= '1';
+              cmd_bits <= cmd_word(C_PERIOD);
               pend(M_PER_NS) <= '1'; pend(M_PER_FRAC) <= '1'; pend(M_CMD) <= '1';
             end if;
           end if;
@@ -446,6 +454,8 @@ begin
 
       if rst = '1' then
         acc <= IDLE; pend <= (others => '0'); mv <= '0'; servo_busy <= '0';
+        filt_glitches <= (others => '0'); last_filt <= (others => '0');
+        stamp_new <= '0'; bad_cnt <= (others => '0');
       end if;
     end if;
   end process;

@@ -34,9 +34,10 @@ end entity;
 architecture rtl of clock_tb_domain is
   signal time_ns   : unsigned(63 downto 0);
   signal time_frac : unsigned(31 downto 0);
-  signal tb_valid, tb_ready : std_logic;
+  signal tb_valid  : std_logic := '0';
+  signal tb_ready  : std_logic;
   signal tb_op     : std_logic_vector(1 downto 0) := "00";
-  signal tb_data   : std_logic_vector(95 downto 0) := (others => '0');
+  signal tb_data   : std_logic_vector(95 downto 0);
   signal set_r     : std_logic_vector(95 downto 0) := (others => '0');
   signal adj_r     : std_logic_vector(63 downto 0) := (others => '0');
   signal per_r     : std_logic_vector(39 downto 0) := (others => '0');
@@ -53,15 +54,13 @@ architecture rtl of clock_tb_domain is
   signal pps_stamp : unsigned(63 downto 0);
   signal ev_stb    : std_logic_vector(N_EVENTS - 1 downto 0);
   signal ev_stamps : std_logic_vector(N_EVENTS * 64 - 1 downto 0);
-  signal pop, fifo_valid, fifo_found : std_logic := '0';
-  signal fifo_entry : std_logic_vector(82 downto 0);
-  signal fifo_level : unsigned(FIFO_LOG2 downto 0);
-  signal fifo_ovf   : unsigned(31 downto 0);
+  signal pop, fq_valid, fq_found : std_logic := '0';
+  signal fq_entry : std_logic_vector(82 downto 0);
+  signal fq_level : unsigned(FIFO_LOG2 downto 0);
+  signal fq_ovf   : unsigned(31 downto 0);
 
   -- pending responses, sent in this priority order
   signal snap_pend, ev_pend, evstat_pend, pps_pend : std_logic := '0';
-  signal snap_r    : std_logic_vector(95 downto 0) := (others => '0');
-  signal ev_r      : std_logic_vector(95 downto 0) := (others => '0');
   signal pps_r     : unsigned(63 downto 0) := (others => '0');
   signal pps_is_stamp : std_logic := '0';
   signal glitches  : unsigned(15 downto 0) := (others => '0');
@@ -82,6 +81,12 @@ begin
               time_frac => time_frac, period => open);
 
   msg_ready <= tb_ready and not tb_valid;
+  -- the command word is the staging register itself: it cannot change while
+  -- the command is in flight because no message is taken until tb_ready
+  with tb_op select tb_data <=
+    set_r                            when "00",
+    adj_r & x"00000000"              when "01",
+    x"00000000000000" & per_r        when others;
 
   decode : process (clk)
     variable a : msg_addr_t;
@@ -112,17 +117,14 @@ begin
           when M_PO_ARM    => po_arm <= '1'; po_en <= d(0);
           when M_CMD =>
             if d(C_SET) = '1' then
-              tb_valid <= '1'; tb_op <= "00"; tb_data <= set_r;
+              tb_valid <= '1'; tb_op <= "00";
             elsif d(C_ADJUST) = '1' then
               tb_valid <= '1'; tb_op <= "01";
-              tb_data <= adj_r & x"00000000";
             elsif d(C_PERIOD) = '1' then
               tb_valid <= '1'; tb_op <= "10";
-              tb_data <= x"00000000000000" & per_r;
             end if;
             if d(C_SNAPSHOT) = '1' then
-              snap_r <= std_logic_vector(time_ns & time_frac);
-              snap_pend <= '1';
+              snap_pend <= '1';     -- the time is taken when the answer leaves
             end if;
             if d(C_POP) = '1' then
               pop <= '1';
@@ -134,9 +136,8 @@ begin
         end case;
       end if;
 
-      if fifo_valid = '1' then
-        ev_pend <= '1';
-        ev_r <= fifo_found & fifo_entry(82 downto 64) & x"000" & fifo_entry(63 downto 0);
+      if fq_valid = '1' then
+        ev_pend <= '1';             -- the FIFO holds the entry until the next pop
       end if;
 
       if pps_stb = '1' then
@@ -156,16 +157,17 @@ begin
         resp_v <= '0';
       elsif resp_v = '0' then
         if snap_pend = '1' then
-          resp_r <= R_SNAP & snap_r;
+          resp_r <= R_SNAP & std_logic_vector(time_ns & time_frac);
           resp_v <= '1';
           snap_pend <= '0';
         elsif ev_pend = '1' then
-          resp_r <= R_EVENT & ev_r;
+          resp_r <= R_EVENT & fq_found & fq_entry(82 downto 64) & x"000" &
+                    fq_entry(63 downto 0);
           resp_v <= '1';
           ev_pend <= '0';
         elsif evstat_pend = '1' then
-          resp_r <= R_EVSTAT & std_logic_vector(fifo_ovf) &
-                    std_logic_vector(resize(fifo_level, 16)) & x"000000000000";
+          resp_r <= R_EVSTAT & std_logic_vector(fq_ovf) &
+                    std_logic_vector(resize(fq_level, 16)) & x"000000000000";
           resp_v <= '1';
           evstat_pend <= '0';
         elsif pps_pend = '1' and pps_stb = '0' then
@@ -189,6 +191,8 @@ begin
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         resp_v <= '0'; pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
+        glitches <= (others => '0');
+        glitches_sent <= (others => '0');
       end if;
     end if;
   end process;
@@ -215,8 +219,8 @@ begin
   fifo : entity work.event_fifo
     generic map (N => N_EVENTS, LOG2 => FIFO_LOG2)
     port map (clk => clk, rst => rst, in_valid => ev_stb, in_stamps => ev_stamps,
-              pop => pop, out_valid => fifo_valid, out_found => fifo_found,
-              out_entry => fifo_entry, level => fifo_level, overflows => fifo_ovf);
+              pop => pop, out_valid => fq_valid, out_found => fq_found,
+              out_entry => fq_entry, level => fq_level, overflows => fq_ovf);
 
   po : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => po_arm, enable => po_en,

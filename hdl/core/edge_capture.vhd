@@ -22,7 +22,7 @@ entity edge_capture is
     min_width   : in  unsigned(CNT_W - 1 downto 0);
     time_ns     : in  unsigned(63 downto 0);
     stamp_valid : out std_logic;                 -- one-clock strobe
-    stamp       : out unsigned(63 downto 0);
+    stamp       : out unsigned(63 downto 0);     -- valid with stamp_valid only
     glitch      : out std_logic);                -- one-clock strobe
 end entity;
 
@@ -54,11 +54,11 @@ begin
         glitch   <= '1';
       elsif cnt >= min_width then
         counting    <= '0';
-        stamp       <= cand;
         stamp_valid <= '1';
       else
         cnt <= cnt + 1;
       end if;
     end if;
   end process;
+  stamp <= cand;                 -- the consumer latches it in the strobe clock
 end architecture;

@@ -42,43 +42,62 @@ architecture rtl of event_fifo is
   signal rd_data : std_logic_vector(82 downto 0);
   signal pop_d, found_d : std_logic := '0';
   signal entry : std_logic_vector(82 downto 0) := (others => '0');
-  signal full : std_logic;
+  signal full, any, we : std_logic;
+  signal sel  : natural range 0 to N - 1;
+  signal wdata : std_logic_vector(82 downto 0);
 begin
   assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
   full  <= '1' when wr_ptr - rd_ptr = 2 ** LOG2 else '0';
   level <= wr_ptr - rd_ptr;
   overflows <= ovf;
 
-  process (clk)
-    variable nseq  : unsigned(15 downto 0);
-    variable lost  : natural range 0 to N + 1;
-    variable wrote : boolean;
-    variable drained : integer range -1 to N - 1;
+  -- the drain choice, combinational: lowest input with a waiting stamp
+  drain : process (all)
+  begin
+    sel <= 0;
+    any <= '0';
+    for i in N - 1 downto 0 loop
+      if hv(i) = '1' then
+        sel <= i;
+        any <= '1';
+      end if;
+    end loop;
+  end process;
+  we    <= any and not full;
+  wdata <= std_logic_vector(hq(sel)) & std_logic_vector(to_unsigned(sel, 3)) & hs(sel);
+
+  -- the memory alone in its process, in the shape that maps to block RAM
+  -- (GHDL 2.0 synthesis got the write enable wrong when it sat inside the
+  -- control loop below: tests/hdl/netlist.sh)
+  ram : process (clk)
   begin
     if rising_edge(clk) then
-      nseq  := seq;
-      lost  := 0;
-      wrote := false;
-      drained := -1;
-      -- drain one holding register into the FIFO (lowest input first)
-      for i in 0 to N - 1 loop
-        if hv(i) = '1' and not wrote then
-          wrote := true;
-          drained := i;
-          hv(i) <= '0';
-          if full = '0' then
-            mem(to_integer(wr_ptr(LOG2 - 1 downto 0))) <=
-              std_logic_vector(hq(i)) & std_logic_vector(to_unsigned(i, 3)) & hs(i);
-            wr_ptr <= wr_ptr + 1;
-          else
-            lost := lost + 1;
-          end if;
+      if we = '1' then
+        mem(to_integer(wr_ptr(LOG2 - 1 downto 0))) <= wdata;
+      end if;
+      rd_data <= mem(to_integer(rd_ptr(LOG2 - 1 downto 0)));
+    end if;
+  end process;
+
+  control : process (clk)
+    variable nseq  : unsigned(15 downto 0);
+    variable lost  : natural range 0 to N + 1;
+  begin
+    if rising_edge(clk) then
+      nseq := seq;
+      lost := 0;
+      if any = '1' then
+        hv(sel) <= '0';
+        if full = '0' then
+          wr_ptr <= wr_ptr + 1;
+        else
+          lost := lost + 1;
         end if;
-      end loop;
+      end if;
       -- take new edges into the holding registers
       for i in 0 to N - 1 loop
         if in_valid(i) = '1' then
-          if hv(i) = '1' and drained /= i then
+          if hv(i) = '1' and not (any = '1' and sel = i) then
             lost := lost + 1;       -- previous edge of this input still waiting
           end if;
           hv(i) <= '1';
@@ -92,9 +111,8 @@ begin
         ovf <= ovf + lost;
       end if;
 
-      -- registered read (block RAM); the answer leaves one clock later
-      rd_data <= mem(to_integer(rd_ptr(LOG2 - 1 downto 0)));
-      pop_d   <= pop;
+      -- the read leaves block RAM one clock after the pop, and is held
+      pop_d     <= pop;
       out_valid <= pop_d;
       if pop_d = '1' then
         entry <= rd_data;
@@ -108,6 +126,8 @@ begin
       end if;
       if rst = '1' then
         hv <= (others => '0');
+        seq <= (others => '0');       -- sequence numbers count from reset
+        ovf <= (others => '0');
         wr_ptr <= (others => '0');
         rd_ptr <= (others => '0');
         pop_d <= '0';

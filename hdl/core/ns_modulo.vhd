@@ -10,14 +10,13 @@ entity ns_modulo is
   port (
     clk      : in  std_logic;
     start    : in  std_logic;                -- strobe
-    dividend : in  unsigned(63 downto 0);
+    dividend : in  unsigned(63 downto 0);    -- held until done
     divisor  : in  unsigned(30 downto 0);    -- > 0
     done     : out std_logic;                -- strobe, 65 clocks after start
     rem_out  : out unsigned(30 downto 0));
 end entity;
 
 architecture rtl of ns_modulo is
-  signal sh   : unsigned(63 downto 0) := (others => '0');
   signal r    : unsigned(31 downto 0) := (others => '0');
   signal left : natural range 0 to 64 := 0;
 begin
@@ -27,16 +26,14 @@ begin
     if rising_edge(clk) then
       done <= '0';
       if start = '1' then
-        sh   <= dividend;
         r    <= (others => '0');
         left <= 64;
       elsif left /= 0 then
-        t := r & sh(63);            -- r < divisor, so 2r+1 fits 33 bits
+        t := r & dividend(left - 1);  -- r < divisor, so 2r+1 fits 33 bits
         if t >= ('0' & '0' & divisor) then
           t := t - ('0' & '0' & divisor);
         end if;
         r  <= t(31 downto 0);
-        sh <= sh(62 downto 0) & '0';
         left <= left - 1;
         if left = 1 then
           done <= '1';

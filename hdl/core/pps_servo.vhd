@@ -66,12 +66,16 @@ architecture rtl of pps_servo is
   signal fadj : signed(31 downto 0) := (others => '0');
   signal stamp_r : unsigned(63 downto 0) := (others => '0');
 
+  -- 32-bit signed add, saturating at +-(2^31 - 1). Overflow is read off the
+  -- sign bits rather than by comparing with integer bounds: GHDL 2.0
+  -- synthesised the comparison form wrongly (tests/hdl/netlist.sh found it).
   function sat_add (a, b : signed(31 downto 0)) return signed is
-    variable s : signed(32 downto 0) := resize(a, 33) + resize(b, 33);
+    variable s : signed(32 downto 0);
   begin
-    if s > 16#7FFFFFFF# then
+    s := resize(a, 33) + resize(b, 33);
+    if s(32) = '0' and s(31) = '1' then
       return to_signed(16#7FFFFFFF#, 32);
-    elsif s < -16#7FFFFFFF# then
+    elsif s(32) = '1' and s(31) = '0' then
       return to_signed(-16#7FFFFFFF#, 32);
     end if;
     return s(31 downto 0);

@@ -14,7 +14,10 @@
 --
 -- Latencies (clocks, fixed): a command accepted in clock t0 takes effect
 -- for the step after clock t0+1 and shows at the output NCH+1 clocks later.
--- One command at a time: cmd_ready is low while one is in flight.
+-- One command at a time: cmd_ready is low while one is in flight, and
+-- cmd_op/cmd_data must stay unchanged until cmd_ready is high again (the
+-- chunks read them at their skewed clocks; keeping them is the caller's
+-- job so the 96-bit word is not stored twice).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -52,6 +55,14 @@ architecture rtl of timebase is
     return unsigned(v((j + 1) * W - 1 downto j * W));
   end function;
 
+  -- a period has 40 bits; the chunks above stay constant zero
+  function period_bits (v : std_logic_vector(95 downto 0)) return std_logic_vector is
+    variable p : std_logic_vector(95 downto 0) := (others => '0');
+  begin
+    p(39 downto 0) := v(39 downto 0);
+    return p;
+  end function;
+
   function period_init return std_logic_vector is
     variable p : std_logic_vector(95 downto 0) := (others => '0');
   begin
@@ -60,12 +71,13 @@ architecture rtl of timebase is
     return p;
   end function;
 
+  constant PERIOD_RESET : std_logic_vector(95 downto 0) := period_init;
   signal r, d, e     : chunks_t := (others => (others => '0'));
   signal c, ec       : std_logic_vector(NCH - 1 downto 0) := (others => '0');
   signal stage       : std_logic_vector(NCH downto 0) := (others => '0');
-  signal op          : std_logic_vector(1 downto 0) := OP_SET;
-  signal data        : std_logic_vector(95 downto 0) := (others => '0');
-  signal period_reg  : std_logic_vector(95 downto 0) := period_init;
+  signal data        : std_logic_vector(95 downto 0);
+  signal op          : std_logic_vector(1 downto 0);
+  signal period_reg  : std_logic_vector(39 downto 0) := PERIOD_RESET(39 downto 0);
 
   -- output alignment: chunk j delayed by NCH-1-j clocks
   type delay_t is array (0 to NCH - 1) of chunks_t;
@@ -75,6 +87,8 @@ begin
   assert 96 mod W = 0 report "timebase: W must divide 96" severity failure;
   assert W >= 8 report "timebase: the period's whole ns must fit chunks 0..2" severity failure;
 
+  data <= cmd_data;
+  op   <= cmd_op;
   cmd_ready <= '1' when stage = (stage'range => '0') and cmd_valid = '0' else '0';
 
   control : process (clk)
@@ -82,15 +96,13 @@ begin
     if rising_edge(clk) then
       stage <= stage(NCH - 1 downto 0) & '0';
       if stage(0) = '1' and op = OP_PERIOD then
-        period_reg <= data;
+        period_reg <= data(39 downto 0);
       end if;
       if rst = '1' then
         stage <= (others => '0');
-        period_reg <= period_init;
+        period_reg <= PERIOD_RESET(39 downto 0);
       elsif cmd_valid = '1' and stage = (stage'range => '0') then
         stage(0) <= '1';
-        op       <= cmd_op;
-        data     <= cmd_data;
       end if;
     end if;
   end process;
@@ -134,9 +146,9 @@ begin
         end if;
 
         if rst = '1' then
-          d(j) <= chunk(period_init, j);
+          d(j) <= chunk(PERIOD_RESET, j);
         elsif stage(j + 1) = '1' and op = OP_PERIOD then
-          d(j) <= chunk(data, j);
+          d(j) <= chunk(period_bits(data), j);
         end if;
 
         dly(j)(0) <= r(j);
@@ -157,5 +169,5 @@ begin
 
   time_ns   <= unsigned(aligned(95 downto 32));
   time_frac <= unsigned(aligned(31 downto 0));
-  period    <= unsigned(period_reg(39 downto 0));
+  period    <= unsigned(period_reg);
 end architecture;

@@ -21,6 +21,11 @@ done
 jobs=$(nproc 2>/dev/null || echo 2)
 ls sim/hdl/tb_*.vhd | xargs -n1 basename | sed 's/\.vhd$//' |
 	xargs -P "$jobs" -I{} sh -c "cd '$W' && ghdl --elab-run --std=08 {} --assert-level=error >'$SUITE_LOG_DIR/{}.log' 2>&1; echo \$? >'$SUITE_LOG_DIR/{}.rc'"
+# the same integration testbench against GHDL's synthesis netlist (in the
+# background while the RTL testbenches run)
+sh tests/hdl/netlist.sh "$TOP/build/ghdl-netlist" "$SUITE_LOG_DIR/netlist-synth.log" "$@" \
+	>"$SUITE_LOG_DIR/netlist.log" 2>&1 &
+nl_pid=$!
 for tb in sim/hdl/tb_*.vhd; do
 	n=$(basename "$tb" .vhd)
 	if [ "$(cat "$SUITE_LOG_DIR/$n.rc" 2>/dev/null)" = 0 ] && grep -q "$n: PASS" "$SUITE_LOG_DIR/$n.log"; then
@@ -28,6 +33,16 @@ for tb in sim/hdl/tb_*.vhd; do
 	else
 		t_fail "$n" "log: build/test-logs/hdl/$n.log"
 		grep -m5 -E 'FAIL|error' "$SUITE_LOG_DIR/$n.log" | sed 's/^/    | /'
+	fi
+done
+wait $nl_pid
+nl_rc=$?
+for n in tb_clock_core tb_pps_servo tb_timebase tb_perout_gen tb_edge_capture; do
+	if grep -q "$n: PASS" "$SUITE_LOG_DIR/netlist.log"; then
+		t_pass "$n-on-synthesis-netlist"
+	else
+		t_fail "$n-on-synthesis-netlist" "exit $nl_rc, log: build/test-logs/hdl/netlist.log"
+		grep -m5 -E 'FAIL|error' "$SUITE_LOG_DIR/netlist.log" | sed 's/^/    | /'
 	fi
 done
 suite_end

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runs tb_clock_core against GHDL's own synthesis netlist of clock_core (the
+# netlist Yosys and Verilator are built from), so a synthesis bug that the
+# RTL testbenches cannot see fails here. GHDL 2.0 has such bugs: see
+# tests/sim/repro. Usage: netlist.sh WORKDIR LOG SOURCES...
+set -eu
+# (the per-block loop at the end runs after the clock_core check)
+W=$1
+log=$2
+shift 2
+rm -rf "$W" && mkdir -p "$W/rtl" "$W/nl"
+ghdl -a --std=08 --workdir="$W/rtl" "$@"
+# the testbench's generics, fixed at synthesis
+ghdl --synth --std=08 --workdir="$W/rtl" -gN_EVENTS=2 -gFIFO_LOG2=2 -gCLK_HZ=125000000 \
+	clock_core >"$W/netlist.vhd" 2>"$log"
+# the netlist's top has no generics: rename it and wrap it in an entity with
+# the RTL's interface, so the same testbench instantiates either
+sed -e 's/^entity clock_core is/entity clock_core_netlist is/' \
+	-e 's/^end entity clock_core;/end entity clock_core_netlist;/' \
+	-e 's/^architecture rtl of clock_core is/architecture rtl of clock_core_netlist is/' \
+	"$W/netlist.vhd" >"$W/netlist_renamed.vhd"
+cat >"$W/wrapper.vhd" <<'VHD'
+-- SPDX-License-Identifier: GPL-2.0-or-later
+library ieee;
+use ieee.std_logic_1164.all;
+entity clock_core is
+  generic (N_EVENTS : positive := 2; FIFO_LOG2 : positive := 2;
+           CLK_HZ : natural := 125_000_000;
+           BUILD_ID : std_logic_vector(31 downto 0) := x"00000000");
+  port (bus_clk, bus_rst : in std_logic; reg_valid, reg_write : in std_logic;
+        reg_addr : in std_logic_vector(11 downto 2);
+        reg_wdata : in std_logic_vector(31 downto 0);
+        reg_ready : out std_logic; reg_rdata : out std_logic_vector(31 downto 0);
+        tb_clk, tb_rst : in std_logic; pps_in : in std_logic;
+        event_in : in std_logic_vector(N_EVENTS - 1 downto 0);
+        perout, pps_locked : out std_logic);
+end entity;
+architecture wrap of clock_core is
+begin
+  nl : entity work.clock_core_netlist
+    port map (bus_clk => bus_clk, bus_rst => bus_rst, reg_valid => reg_valid,
+              reg_write => reg_write, reg_addr => reg_addr, reg_wdata => reg_wdata,
+              reg_ready => reg_ready, reg_rdata => reg_rdata, tb_clk => tb_clk,
+              tb_rst => tb_rst, pps_in => pps_in, event_in => event_in,
+              perout => perout, pps_locked => pps_locked);
+end architecture;
+VHD
+# packages the netlist and the testbench still refer to
+pkgs=$(for f in "$@"; do case $f in *_pkg.vhd) echo "$f" ;; esac; done)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# GHDL writes some entities after their first use: import, and let make order
+# shellcheck disable=SC2086
+ghdl -i --std=08 --workdir="$W/nl" $pkgs "$W/netlist_renamed.vhd" "$W/wrapper.vhd" \
+	"$top/sim/hdl/tb_clock_core.vhd"
+cd "$W/nl"
+ghdl -m --std=08 tb_clock_core >/dev/null
+ghdl -r --std=08 tb_clock_core --assert-level=error
+cd "$top"
+
+# Blocks whose testbench drives them with their default generics: the same
+# testbench, bound to the block's synthesis netlist instead of its RTL.
+for pair in pps_servo:tb_pps_servo timebase:tb_timebase perout_gen:tb_perout_gen \
+	edge_capture:tb_edge_capture; do
+	ent=${pair%%:*}
+	tb=${pair#*:}
+	d="$W/unit-$ent"
+	mkdir -p "$d"
+	ghdl --synth --std=08 --workdir="$W/rtl" "$ent" >"$d/netlist.vhd" 2>>"$log"
+	# shellcheck disable=SC2086
+	ghdl -i --std=08 --workdir="$d" $pkgs "$d/netlist.vhd" "$top/sim/hdl/$tb.vhd"
+	(cd "$d" && ghdl -m --std=08 "$tb" >/dev/null && ghdl -r --std=08 "$tb" --assert-level=error)
+done
