@@ -17,8 +17,7 @@ COSIM_CORE := driver/core/synpcix_hw.c driver/os/user/synpcix_osdep.c \
 COSIM_HDRS := $(wildcard driver/core/*.h driver/os/user/*.h) $(SIM_HDRS)
 
 .PHONY: test-cosim cosim-figures
-# Not in SUITES yet: joins `make test` once the card model answers reads
-# correctly (it is being written; see docs/driver.md, "Co-simulation").
+SUITES += cosim
 
 $(COSIM_DIR)/%.o: driver/core/%.c $(COSIM_HDRS)
 	@mkdir -p $(COSIM_DIR)
