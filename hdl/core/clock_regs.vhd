@@ -74,9 +74,8 @@ architecture rtl of clock_regs is
   signal snap_hi, snap_frac : word := (others => '0');
   signal pps_lo, pps_hi, pps_hi_l : word := (others => '0');
   signal stamp_new : std_logic := '0';
-  signal ev_lo, ev_hi, ev_info, snap_lo : word := (others => '0');
+  signal ev_hi, ev_info : word := (others => '0');
   signal acc_addr : natural range 0 to 4095 := 0;
-  signal ev_level, ev_ovf : word := (others => '0');
   signal filt_glitches : unsigned(31 downto 0) := (others => '0');
   signal last_filt : unsigned(15 downto 0) := (others => '0');
   signal got : std_logic_vector(3 downto 0) := (others => '0');  -- by response kind
@@ -160,17 +159,22 @@ begin
         kind := to_integer(unsigned(resp(97 downto 96)));
         got(kind) <= '1';
         case resp(97 downto 96) is
+          -- the word the waiting read returns goes straight to rdata; only
+          -- the words read later are kept
           when R_SNAP =>
             snap_hi   <= resp(95 downto 64);
             snap_frac <= resp(31 downto 0);
-            snap_lo   <= resp(63 downto 32);
+            rdata     <= resp(63 downto 32);
           when R_EVENT =>
-            ev_lo   <= resp(31 downto 0);
+            rdata   <= resp(31 downto 0);
             ev_hi   <= resp(63 downto 32);
             ev_info <= resp(95) & "0000000" & resp(94 downto 79) & "00000" & resp(78 downto 76);
           when R_EVSTAT =>
-            ev_ovf   <= resp(95 downto 64);
-            ev_level <= x"0000" & resp(63 downto 48);
+            if acc_addr = REG_EVENT_STATUS then
+              rdata <= x"0000" & resp(63 downto 48);
+            else
+              rdata <= resp(95 downto 64);
+            end if;
           when others =>              -- R_PPS
             filt_glitches <= filt_glitches +
               resize(unsigned(resp(31 downto 16)) - last_filt, 32);
@@ -414,7 +418,10 @@ begin
               end case;
               rdata <= d;
             end if;
-          elsif s_step_req = '1' or s_freq_req = '1' then
+          elsif (s_step_req = '1' or s_freq_req = '1') and s_ack = '0' then
+            -- (in the clock the ack is out, the servo still shows the request
+            -- just served: taking it again would step twice and the second
+            -- ack would cancel the frequency request queued behind it)
             -- the servo's turn: a step, or a new effective period
             servo_busy <= '1';
             acc <= SENDING;
@@ -440,12 +447,6 @@ begin
         when WAITING =>
           if got(want) = '1' then
             acc <= DONE;
-            case acc_addr is
-              when REG_CLOCK_TIME_NS_LO => rdata <= snap_lo;
-              when REG_EVENT_STAMP_NS_LO => rdata <= ev_lo;
-              when REG_EVENT_STATUS => rdata <= ev_level;
-              when others => rdata <= ev_ovf;
-            end case;
           end if;
         when DONE =>
           ready <= '1';
