@@ -4,7 +4,9 @@
  *
  * EXTTS channel 0 is the GPS PPS input (its stamps come from the PPS block,
  * which must be in REPORT or SERVO mode; enabling the channel switches an
- * OFF block to REPORT), channels 1..n are the event inputs (event FIFO).
+ * OFF block to REPORT and sets the on-time edge, refused with EBUSY while
+ * the card's servo runs on the other edge), channels 1..n are the event
+ * inputs (event FIFO).
  * PEROUT 0 is the PPS output. Inputs are polled from the PTP aux worker
  * every SYNPCIX_POLL_MS while a channel is on: the card's interrupt block
  * does not exist before the PCI gateware (issue 3).
@@ -85,7 +87,19 @@ static int synpcix_extts(struct synpcix *sp, unsigned int index, u32 flags,
 		err = spx_pps_get_status(&sp->hw, &st);
 		if (err)
 			goto out;
-		/* the polarity of the PPS input belongs to the servo setup */
+		/*
+		 * The edge asked for becomes the PPS input's on-time edge,
+		 * unless the card's servo runs on the other one: changing it
+		 * under the servo would shift its time by the pulse width.
+		 */
+		if (on && st.falling != falling) {
+			err = -EBUSY;
+			if (st.mode == SPX_PPS_SERVO)
+				goto out;
+			err = spx_pps_set_falling(&sp->hw, falling);
+			if (err)
+				goto out;
+		}
 		if (on && st.mode == SPX_PPS_OFF) {
 			err = spx_pps_set_mode(&sp->hw, SPX_PPS_REPORT);
 			if (err)

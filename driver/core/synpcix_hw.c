@@ -552,6 +552,25 @@ int spx_pps_set_mode(struct spx_hw *hw, u32 mode)
 	return ctrl == SPX_ALL_ONES ? -ENODEV : 0;
 }
 
+/* Which edge of the PPS input is the on-time edge. */
+int spx_pps_set_falling(struct spx_hw *hw, bool falling)
+{
+	u32 ctrl;
+
+	if (!hw->present[SPX_BLK_PPS])
+		return -EOPNOTSUPP;
+	spx_lock(&hw->os);
+	ctrl = RD(hw, PPS, CTRL);
+	if (ctrl != SPX_ALL_ONES) {
+		ctrl &= ~SYNPCIX_PPS_CTRL_FALLING_MASK;
+		if (falling)
+			ctrl |= SYNPCIX_PPS_CTRL_FALLING_MASK;
+		WR(hw, PPS, CTRL, ctrl);
+	}
+	spx_unlock(&hw->os);
+	return ctrl == SPX_ALL_ONES ? -ENODEV : 0;
+}
+
 int spx_pps_get_status(struct spx_hw *hw, struct spx_pps_status *st)
 {
 	u32 ctrl, status;
@@ -572,6 +591,7 @@ int spx_pps_get_status(struct spx_hw *hw, struct spx_pps_status *st)
 	if (ctrl == SPX_ALL_ONES && status == SPX_ALL_ONES)
 		return -ENODEV;
 	st->mode = SPX_GET(PPS, CTRL, MODE, ctrl);
+	st->falling = SPX_GET(PPS, CTRL, FALLING, ctrl);
 	st->state = SPX_GET(PPS, STATUS, STATE, status);
 	st->present = SPX_GET(PPS, STATUS, PRESENT, status);
 	return 0;

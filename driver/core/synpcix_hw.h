@@ -97,6 +97,7 @@ struct spx_event {
 
 struct spx_pps_status {
 	u32 mode;			/* enum spx_pps_mode */
+	bool falling;			/* falling edge is on time */
 	u32 state;			/* SYNPCIX_PPS_STATUS_STATE_* */
 	bool present;
 	s32 offset_ns;
@@ -127,6 +128,7 @@ int spx_get_period(struct spx_hw *hw, u64 *loaded_fp, u64 *effective_fp);
 
 /* PPS input and servo. */
 int spx_pps_set_mode(struct spx_hw *hw, u32 mode);
+int spx_pps_set_falling(struct spx_hw *hw, bool falling);
 int spx_pps_get_status(struct spx_hw *hw, struct spx_pps_status *st);
 int spx_pps_poll(struct spx_hw *hw, u64 *ns);
 

@@ -813,9 +813,13 @@ static void test_inputs_outputs(void)
 	      st.state == SYNPCIX_PPS_STATUS_STATE_LOCKED && st.mode == SPX_PPS_REPORT,
 	      "status");
 	CHECK(spx_pps_set_mode(&hw, 3) == -EINVAL, "mode 3 rejected");
-	c.pps_ctrl |= SYNPCIX_PPS_CTRL_FALLING_MASK;
+	CHECK(spx_pps_set_falling(&hw, true) == 0 &&
+	      c.pps_ctrl == (SYNPCIX_PPS_CTRL_FALLING_MASK | SYNPCIX_PPS_CTRL_MODE_REPORT),
+	      "falling edge set, mode kept: 0x%x", c.pps_ctrl);
+	CHECK(spx_pps_get_status(&hw, &st) == 0 && st.falling, "status shows falling");
 	spx_pps_set_mode(&hw, SPX_PPS_OFF);
 	CHECK(c.pps_ctrl == SYNPCIX_PPS_CTRL_FALLING_MASK, "polarity kept");
+	CHECK(spx_pps_set_falling(&hw, false) == 0 && c.pps_ctrl == 0, "rising again");
 	end();
 
 	begin("event/enable-bits");

@@ -190,6 +190,16 @@ expect_reg extts-pps-sets-report $R_PPS_CTRL 1
 expect_out extts-pps-event "OK 0 $IMG_PPS_S.000000000" $P event $D 2000
 expect_out extts-pps-disable "OK" $P extts $D 0 0
 expect_reg extts-pps-back-to-off $R_PPS_CTRL 0
+expect_out extts-pps-falling "OK" $P extts $D 0 5
+expect_reg extts-pps-falling-edge-and-report $R_PPS_CTRL 5
+expect_out extts-pps-falling-disable "OK" $P extts $D 0 0
+expect_reg extts-pps-off-keeps-edge $R_PPS_CTRL 4
+echo servo >$S/servo_mode
+expect_out extts-pps-edge-change-refused-under-servo "ERR EBUSY" $P extts $D 0 3
+echo off >$S/servo_mode
+expect_out extts-pps-rising-again "OK" $P extts $D 0 3
+expect_out extts-pps-rising-disable "OK" $P extts $D 0 0
+expect_reg extts-pps-rising-edge-off $R_PPS_CTRL 0
 expect_out extts-event1-falling "OK" $P extts $D 2 d
 expect_reg extts-event1-falling-bits $R_EVENT_CTRL 0x202
 expect_out extts-event1-disable "OK" $P extts $D 2 0
