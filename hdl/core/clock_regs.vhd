@@ -49,8 +49,7 @@ architecture rtl of clock_regs is
   end function;
 
   -- software registers
-  signal scratch, bad_cnt : word := (others => '0');
-  signal set_lo, set_hi, set_frac, adj_lo, adj_hi, per_frac : word := (others => '0');
+  signal bad_cnt, per_frac : word := (others => '0');
   signal per_ns : word := CLOCK_PERIOD_NS_RESET;
   signal pps_ctrl : word := (others => '0');
   signal interval : word := PPS_INTERVAL_NS_RESET;
@@ -66,9 +65,77 @@ architecture rtl of clock_regs is
   signal lock_cnt : word := PPS_LOCK_COUNT_RESET;
   signal ev_ctrl : word := (others => '0');
   signal ev_minw : word := EVENT_MIN_WIDTH_RESET;
-  signal po_ctrl, po_lo, po_hi : word := (others => '0');
-  signal po_period : word := PEROUT_PERIOD_NS_RESET;
-  signal po_width  : word := PEROUT_WIDTH_NS_RESET;
+  signal po_ctrl : word := (others => '0');
+
+  -- Registers only software reads and only the message sender uses live in
+  -- a small block RAM instead of flip-flops (the HX8K is short of logic
+  -- cells, not of RAM). A "written" flag per word supplies the reset value
+  -- until software writes one, since block RAM has no reset.
+  constant SLOT_SCRATCH : natural := 0;
+  constant SLOT_SET_LO  : natural := 1;
+  constant SLOT_SET_HI  : natural := 2;
+  constant SLOT_SET_FRAC : natural := 3;
+  constant SLOT_ADJ_LO  : natural := 4;
+  constant SLOT_ADJ_HI  : natural := 5;
+  constant SLOT_PO_LO   : natural := 6;
+  constant SLOT_PO_HI   : natural := 7;
+  constant SLOT_PO_PERIOD : natural := 8;
+  constant SLOT_PO_WIDTH  : natural := 9;
+  constant NO_SLOT      : natural := 15;
+  type ram_t is array (0 to 15) of word;
+  signal ram : ram_t;
+  signal ram_we : std_logic := '0';
+  signal ram_wslot, ram_rslot, q_slot : natural range 0 to 15 := 0;
+  signal ram_wdata, ram_q : word := (others => '0');
+  signal written : std_logic_vector(15 downto 0) := (others => '0');
+  signal ram_rd : std_logic := '0';       -- DONE returns the RAM word
+  signal fetched : std_logic := '0';       -- sender: RAM word for k_r arrives
+  signal k_r : natural range 0 to 15 := 0;
+  signal send_k : natural range 0 to 15;
+
+  -- which RAM slot a register offset lives in
+  function slot_of (a : natural) return natural is
+  begin
+    case a is
+      when REG_ID_SCRATCH => return SLOT_SCRATCH;
+      when REG_CLOCK_SET_NS_LO => return SLOT_SET_LO;
+      when REG_CLOCK_SET_NS_HI => return SLOT_SET_HI;
+      when REG_CLOCK_SET_FRAC => return SLOT_SET_FRAC;
+      when REG_CLOCK_ADJ_NS_LO => return SLOT_ADJ_LO;
+      when REG_CLOCK_ADJ_NS_HI => return SLOT_ADJ_HI;
+      when REG_PEROUT_START_NS_LO => return SLOT_PO_LO;
+      when REG_PEROUT_START_NS_HI => return SLOT_PO_HI;
+      when REG_PEROUT_PERIOD_NS => return SLOT_PO_PERIOD;
+      when REG_PEROUT_WIDTH_NS => return SLOT_PO_WIDTH;
+      when others => return NO_SLOT;
+    end case;
+  end function;
+
+  -- the RAM slot a message's data comes from
+  function slot_of_msg (k : natural) return natural is
+  begin
+    case k is
+      when M_SET_LO => return SLOT_SET_LO;
+      when M_SET_HI => return SLOT_SET_HI;
+      when M_SET_FRAC => return SLOT_SET_FRAC;
+      when M_ADJ_LO => return SLOT_ADJ_LO;
+      when M_ADJ_HI => return SLOT_ADJ_HI;
+      when M_PO_LO => return SLOT_PO_LO;
+      when M_PO_HI => return SLOT_PO_HI;
+      when M_PO_PERIOD => return SLOT_PO_PERIOD;
+      when M_PO_WIDTH => return SLOT_PO_WIDTH;
+      when others => return NO_SLOT;
+    end case;
+  end function;
+
+  function slot_reset (n : natural) return word is
+  begin
+    case n is
+      when SLOT_PO_PERIOD => return PEROUT_PERIOD_NS_RESET;
+      when SLOT_PO_WIDTH => return PEROUT_WIDTH_NS_RESET;
+      when others => return x"00000000";
+    end case;
+  end function;
 
   -- values latched from the timebase domain
   signal snap_hi, snap_frac : word := (others => '0');
@@ -115,7 +182,7 @@ begin
          PPS_STATUS_PRESENT_LSB = 2 and PPS_STATUS_STAMP_NEW_LSB = 3
     report "clock_regs: pps.status layout changed in the register map" severity failure;
 
-  eff <= unsigned(per_ns(7 downto 0) & per_frac) + unsigned(resize(s_freq, 40));
+  eff <= (unsigned(per_ns(7 downto 0)) & unsigned(per_frac)) + unsigned(resize(s_freq, 40));
 
   servo : entity work.pps_servo
     port map (
@@ -136,9 +203,34 @@ begin
       edges => c_edge);
   pps_locked <= '1' when s_state = "10" else '0';
 
+  -- lowest pending message first
+  pick : process (all)
+  begin
+    send_k <= 0;
+    for i in 15 downto 0 loop
+      if pend(i) = '1' then
+        send_k <= i;
+      end if;
+    end loop;
+  end process;
+  -- the sender owns the read port while messages are pending (no register
+  -- access is being decoded then), the register port otherwise
+  ram_rslot <= slot_of_msg(send_k) when pend /= x"0000" else
+               slot_of(to_integer(unsigned(reg_addr)) * 4);
+
+  regram : process (clk)
+  begin
+    if rising_edge(clk) then
+      if ram_we = '1' then
+        ram(ram_wslot) <= ram_wdata;
+      end if;
+      ram_q  <= ram(ram_rslot);
+      q_slot <= ram_rslot;
+    end if;
+  end process;
+
   process (clk)
     variable a : natural;
-    variable found : boolean;
     variable k : natural range 0 to 15;
     variable d : word;
     variable kind : natural range 0 to 3;
@@ -146,7 +238,6 @@ begin
     if rising_edge(clk) then
       -- every variable is written before it is read, so none implies storage
       a := 0;
-      found := false;
       k := 0;
       d := (others => '0');
       kind := 0;
@@ -191,23 +282,24 @@ begin
         stamp_new <= '1';
       end if;
 
-      -- message sender
+      -- message sender: pick the message and read its RAM word, then send
+      ram_we <= '0';
       if mv = '1' and msg_ready = '1' then
         mv <= '0';
-      elsif mv = '0' and pend /= x"0000" then
-        found := false;
-        for i in 0 to 15 loop
-          if pend(i) = '1' and not found then
-            found := true;
-            k := i;
-          end if;
-        end loop;
+      elsif mv = '0' and fetched = '0' and pend /= x"0000" then
+        k_r <= send_k;
+        fetched <= '1';
+      elsif fetched = '1' then
+        fetched <= '0';
+        k := k_r;
+        if written(q_slot) = '1' then
+          d := ram_q;
+        else
+          d := slot_reset(q_slot);
+        end if;
         case k is
-          when M_SET_LO    => d := set_lo;
-          when M_SET_HI    => d := set_hi;
-          when M_SET_FRAC  => d := set_frac;
-          when M_ADJ_LO    => if servo_step = '1' then d := std_logic_vector(s_step(31 downto 0)); else d := adj_lo; end if;
-          when M_ADJ_HI    => if servo_step = '1' then d := std_logic_vector(s_step(63 downto 32)); else d := adj_hi; end if;
+          when M_ADJ_LO    => if servo_step = '1' then d := std_logic_vector(s_step(31 downto 0)); end if;
+          when M_ADJ_HI    => if servo_step = '1' then d := std_logic_vector(s_step(63 downto 32)); end if;
           when M_PER_NS    => d := x"000000" & std_logic_vector(eff(39 downto 32));
           when M_PER_FRAC  => d := std_logic_vector(eff(31 downto 0));
           when M_CMD       => d := cmd_bits;
@@ -215,11 +307,8 @@ begin
                                    (pps_ctrl(1) or pps_ctrl(0));
           when M_EV_CFG    => d := ev_ctrl;
           when M_EV_MINW   => d := ev_minw;
-          when M_PO_LO     => d := po_lo;
-          when M_PO_HI     => d := po_hi;
-          when M_PO_PERIOD => d := po_period;
-          when M_PO_WIDTH  => d := po_width;
-          when others      => d := po_ctrl;
+          when M_PO_ARM    => d := po_ctrl;
+          when others      => null;      -- the RAM word
         end case;
         mr <= std_logic_vector(to_unsigned(k, 4)) & d;
         mv <= '1';
@@ -239,7 +328,8 @@ begin
             if reg_write = '1' then
               d := reg_wdata;
               case a is
-                when REG_ID_SCRATCH => scratch <= d;
+                when REG_ID_SCRATCH =>
+                  ram_we <= '1'; ram_wslot <= SLOT_SCRATCH; ram_wdata <= d; written(SLOT_SCRATCH) <= '1';
                 when REG_CLOCK_CTRL =>
                   -- one command per write, set before adjust before period
                   if d(CLOCK_CTRL_SET_LSB) = '1' then
@@ -265,11 +355,16 @@ begin
                   if unsigned(d(31 downto 3)) /= 0 then
                     bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
                   end if;
-                when REG_CLOCK_SET_NS_LO => set_lo <= d;
-                when REG_CLOCK_SET_NS_HI => set_hi <= d;
-                when REG_CLOCK_SET_FRAC  => set_frac <= d;
-                when REG_CLOCK_ADJ_NS_LO => adj_lo <= d;
-                when REG_CLOCK_ADJ_NS_HI => adj_hi <= d;
+                when REG_CLOCK_SET_NS_LO =>
+                  ram_we <= '1'; ram_wslot <= SLOT_SET_LO; ram_wdata <= d; written(SLOT_SET_LO) <= '1';
+                when REG_CLOCK_SET_NS_HI =>
+                  ram_we <= '1'; ram_wslot <= SLOT_SET_HI; ram_wdata <= d; written(SLOT_SET_HI) <= '1';
+                when REG_CLOCK_SET_FRAC  =>
+                  ram_we <= '1'; ram_wslot <= SLOT_SET_FRAC; ram_wdata <= d; written(SLOT_SET_FRAC) <= '1';
+                when REG_CLOCK_ADJ_NS_LO =>
+                  ram_we <= '1'; ram_wslot <= SLOT_ADJ_LO; ram_wdata <= d; written(SLOT_ADJ_LO) <= '1';
+                when REG_CLOCK_ADJ_NS_HI =>
+                  ram_we <= '1'; ram_wslot <= SLOT_ADJ_HI; ram_wdata <= d; written(SLOT_ADJ_HI) <= '1';
                 when REG_CLOCK_PERIOD_NS => per_ns <= x"0000000" & d(3 downto 0);
                   if unsigned(d(31 downto 4)) /= 0 or d(3 downto 0) = "0000" then
                     bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
@@ -313,10 +408,14 @@ begin
                   pend(M_PO_LO) <= '1'; pend(M_PO_HI) <= '1'; pend(M_PO_PERIOD) <= '1';
                   pend(M_PO_WIDTH) <= '1'; pend(M_PO_ARM) <= '1';
                   acc <= SENDING;
-                when REG_PEROUT_START_NS_LO => po_lo <= d;
-                when REG_PEROUT_START_NS_HI => po_hi <= d;
-                when REG_PEROUT_PERIOD_NS => po_period <= d;
-                when REG_PEROUT_WIDTH_NS => po_width <= d;
+                when REG_PEROUT_START_NS_LO =>
+                  ram_we <= '1'; ram_wslot <= SLOT_PO_LO; ram_wdata <= d; written(SLOT_PO_LO) <= '1';
+                when REG_PEROUT_START_NS_HI =>
+                  ram_we <= '1'; ram_wslot <= SLOT_PO_HI; ram_wdata <= d; written(SLOT_PO_HI) <= '1';
+                when REG_PEROUT_PERIOD_NS =>
+                  ram_we <= '1'; ram_wslot <= SLOT_PO_PERIOD; ram_wdata <= d; written(SLOT_PO_PERIOD) <= '1';
+                when REG_PEROUT_WIDTH_NS =>
+                  ram_we <= '1'; ram_wslot <= SLOT_PO_WIDTH; ram_wdata <= d; written(SLOT_PO_WIDTH) <= '1';
                 when others =>
                   if bad_cnt /= x"FFFFFFFF" then
                     bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
@@ -324,6 +423,10 @@ begin
               end case;
             else
               d := (others => '0');
+              ram_rd <= '0';
+              if slot_of(a) /= NO_SLOT then
+                ram_rd <= '1';        -- the RAM word arrives in DONE
+              end if;
               case a is
                 when REG_ID_TYPE => d := ID_TYPE_RESET;
                 when REG_ID_VERSION => d := ID_VERSION_RESET;
@@ -332,7 +435,6 @@ begin
                 when REG_ID_BUILD => d := BUILD_ID;
                 when REG_ID_FEATURES => d := FEATURES;
                 when REG_ID_CLK_HZ => d := std_logic_vector(to_unsigned(CLK_HZ, 32));
-                when REG_ID_SCRATCH => d := scratch;
                 when REG_ID_BAD_ACCESS => d := bad_cnt; bad_cnt <= (others => '0');
                 when REG_CLOCK_TYPE => d := CLOCK_TYPE_RESET;
                 when REG_CLOCK_VERSION => d := CLOCK_VERSION_RESET;
@@ -346,11 +448,6 @@ begin
                   acc <= WAITING;
                 when REG_CLOCK_TIME_NS_HI => d := snap_hi;
                 when REG_CLOCK_TIME_FRAC => d := snap_frac;
-                when REG_CLOCK_SET_NS_LO => d := set_lo;
-                when REG_CLOCK_SET_NS_HI => d := set_hi;
-                when REG_CLOCK_SET_FRAC => d := set_frac;
-                when REG_CLOCK_ADJ_NS_LO => d := adj_lo;
-                when REG_CLOCK_ADJ_NS_HI => d := adj_hi;
                 when REG_CLOCK_PERIOD_NS => d := per_ns;
                 when REG_CLOCK_PERIOD_FRAC => d := per_frac;
                 when REG_CLOCK_EFF_PERIOD_NS => d := x"000000" & std_logic_vector(eff(39 downto 32));
@@ -407,12 +504,8 @@ begin
                 when REG_PEROUT_VERSION => d := PEROUT_VERSION_RESET;
                 when REG_PEROUT_NEXT => d := PEROUT_NEXT_RESET;
                 when REG_PEROUT_CTRL => d := po_ctrl;
-                when REG_PEROUT_START_NS_LO => d := po_lo;
-                when REG_PEROUT_START_NS_HI => d := po_hi;
-                when REG_PEROUT_PERIOD_NS => d := po_period;
-                when REG_PEROUT_WIDTH_NS => d := po_width;
                 when others =>
-                  if bad_cnt /= x"FFFFFFFF" then
+                  if slot_of(a) = NO_SLOT and bad_cnt /= x"FFFFFFFF" then
                     bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
                   end if;
               end case;
@@ -451,12 +544,21 @@ begin
         when DONE =>
           ready <= '1';
           acc <= IDLE;
+          if ram_rd = '1' then
+            ram_rd <= '0';
+            if written(q_slot) = '1' then
+              rdata <= ram_q;
+            else
+              rdata <= slot_reset(q_slot);
+            end if;
+          end if;
       end case;
 
       if rst = '1' then
         acc <= IDLE; pend <= (others => '0'); mv <= '0'; servo_busy <= '0';
         filt_glitches <= (others => '0'); last_filt <= (others => '0');
         stamp_new <= '0'; bad_cnt <= (others => '0');
+        fetched <= '0'; ram_rd <= '0'; written <= (others => '0');
       end if;
     end if;
   end process;
