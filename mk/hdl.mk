@@ -10,8 +10,6 @@ HDL_CORE_SRCS := \
 	hdl/core/edge_capture.vhd \
 	hdl/core/event_fifo.vhd \
 	hdl/core/perout_gen.vhd \
-	hdl/core/ns_modulo.vhd \
-	hdl/core/gain_mul.vhd \
 	hdl/core/pps_servo.vhd \
 	hdl/core/clock_regs.vhd \
 	hdl/core/clock_tb_domain.vhd \

@@ -7,6 +7,14 @@
 -- Sign convention: err = stamp - nearest whole interval. err > 0 means the
 -- card's clock read late at the true second, i.e. it is ahead, so the
 -- correction to the period is negative.
+--
+-- Implementation: the servo runs once per PPS edge, so all per-edge
+-- arithmetic (gap test, remainder, fold, threshold compares, gain
+-- multiplies, saturating sums) goes through ONE 33-bit adder, one operation
+-- per clock, driven by the sequencer below (about 200 clocks per edge). The
+-- iCE40 HX8K is too small for a dedicated adder per operation. Only the
+-- counters and the PPS-loss timer, which run independently of the
+-- sequencer, keep their own incrementers.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -17,7 +25,7 @@ entity pps_servo is
     rst           : in  std_logic;
     mode          : in  std_logic_vector(1 downto 0);   -- 0 off, 1 report, 2 servo
     interval      : in  unsigned(30 downto 0);
-    kp, ki, kf    : in  std_logic_vector(20 downto 0);
+    kp, ki, kf    : in  std_logic_vector(20 downto 0);  -- mant(20..5) & shift(4..0)
     lock_thresh   : in  unsigned(31 downto 0);
     reject_thresh : in  unsigned(31 downto 0);
     step_thresh   : in  unsigned(31 downto 0);
@@ -46,53 +54,161 @@ architecture rtl of pps_servo is
   constant LOCKED   : std_logic_vector(1 downto 0) := "10";
   constant HOLDOVER : std_logic_vector(1 downto 0) := "11";
 
-  type seq_t is (IDLE, MODW, DECIDE, MUL_F, MUL_P, MUL_I, APPLY, WAIT_ACK);
+  -- Sequencer, one adder operation per state and clock:
+  --   GAP1  r := stamp_lo - last_lo         GAP2  stamp_lo - last_lo < min_gap?
+  --   MODS  64 non-restoring remainder steps, one stamp bit each
+  --   MFIX  final restore (r < 0: r += interval)
+  --   FOLD1 r >= interval/2?                FOLD2 err := r (- interval)
+  --   CMP_S/CMP_L/CMP_R  |err| against step/lock/reject thresholds
+  --   DECIDE  state machine; the adder makes -err for a step
+  --   MULT/RSHF/LSHF  |err| * mant >> shift (shift-and-add, then align)
+  --   ACC   integ/freq_adj := saturating integ -+ product
+  type seq_t is (IDLE, GAP1, GAP2, MODS, MFIX, FOLD1, FOLD2, CMP_S, CMP_L, CMP_R,
+                 DECIDE, MULT, RSHF, LSHF, ACC, WAIT_ACK);
+  type asel_t is (A_ZERO, A_STAMP, A_R, A_RSH, A_INTEG, A_STEP, A_LOCK, A_REJ);
+  type bsel_t is (B_ZERO, B_LAST, B_GAP, B_IVL, B_ERR, B_R, B_MAX);
+  -- which multiply: I (ki, then P follows), P (kp), F (kf after a step)
+  type ph_t is (PH_I, PH_P, PH_F);
+
   signal seq : seq_t := IDLE;
+  signal ph  : ph_t := PH_I;
   signal st  : std_logic_vector(1 downto 0) := FREERUN;
   signal last_lo : unsigned(31 downto 0) := (others => '0');
   signal have_last, prev_step, pres : std_logic := '0';
   signal us_since : unsigned(31 downto 0) := (others => '0');
   signal err  : signed(31 downto 0) := (others => '0');
-  signal abs_e : unsigned(31 downto 0) := (others => '0');
-  signal integ, pterm : signed(31 downto 0) := (others => '0');
-  signal good, bad, rej_run : unsigned(7 downto 0) := (others => '0');
+  signal integ : signed(31 downto 0) := (others => '0');
+  signal good, bad : unsigned(7 downto 0) := (others => '0');
+  signal rej_run : unsigned(1 downto 0) := (others => '0');   -- 0..3 rejections in a row
   signal c_gap, c_rej, c_loss, c_step, c_edge : unsigned(31 downto 0) := (others => '0');
-  signal m_start, m_done, g_start, g_done : std_logic := '0';
-  signal m_rem : unsigned(30 downto 0);
-  signal g_gain : std_logic_vector(20 downto 0) := (others => '0');
-  signal g_y : signed(31 downto 0);
   signal sreq, freq : std_logic := '0';
-  signal step_r : signed(63 downto 0) := (others => '0');
+  -- -err at the step; |err| < 2^30 (it is folded to +-interval/2), so 32
+  -- bits hold it and step_ns is its sign extension
+  signal step_r : signed(31 downto 0) := (others => '0');
   signal fadj : signed(31 downto 0) := (others => '0');
-  signal stamp_r : unsigned(63 downto 0) := (others => '0');
 
-  -- 32-bit signed add, saturating at +-(2^31 - 1). Overflow is read off the
-  -- sign bits rather than by comparing with integer bounds: GHDL 2.0
-  -- synthesised the comparison form wrongly (tests/hdl/netlist.sh found it).
-  function sat_add (a, b : signed(31 downto 0)) return signed is
-    variable s : signed(32 downto 0);
-  begin
-    s := resize(a, 33) + resize(b, 33);
-    if s(32) = '0' and s(31) = '1' then
-      return to_signed(16#7FFFFFFF#, 32);
-    elsif s(32) = '1' and s(31) = '0' then
-      return to_signed(-16#7FFFFFFF#, 32);
-    end if;
-    return s(31 downto 0);
-  end function;
+  -- datapath registers
+  signal sr   : unsigned(63 downto 0) := (others => '0');  -- stamp, shifted out MSB first
+  signal r    : unsigned(31 downto 0) := (others => '0');  -- remainder / product high
+  signal l    : unsigned(15 downto 0) := (others => '0');  -- multiplier / product low
+  signal cnt  : unsigned(5 downto 0) := (others => '0');
+  signal shc  : unsigned(4 downto 0) := (others => '0');
+  signal sticky : std_logic := '0';                         -- product bits above 31 seen
+  signal f_ge, f_step, f_lock, f_rej : std_logic := '0';
+
+  -- adder controls (from seq) and results
+  signal asel : asel_t;
+  signal bsel : bsel_t;
+  signal rbit, sub, asx, bsx : std_logic;
+  signal a, b : unsigned(31 downto 0);
+  signal s34 : unsigned(33 downto 0);
+  signal w : unsigned(31 downto 0);     -- result, 32 bits
+  signal neg : std_logic;               -- bit 32: borrow (unsigned) or sign (signed)
+  signal nz : std_logic;                -- result bits 31..0 not all zero
+  signal ovf_mul : std_logic;
+  signal sat_w : signed(31 downto 0);   -- result saturated to +-(2^31 - 1)
 begin
-  rem_unit : entity work.ns_modulo
-    port map (clk => clk, start => m_start, dividend => stamp_r, divisor => interval,
-              done => m_done, rem_out => m_rem);
-  mul : entity work.gain_mul
-    port map (clk => clk, start => g_start, x => err, gain => g_gain, done => g_done, y => g_y);
+  -- which operands the current state feeds the adder
+  ctl : process (all)
+  begin
+    asel <= A_ZERO;
+    bsel <= B_ZERO;
+    rbit <= '0';
+    sub  <= '0';
+    asx  <= '0';
+    bsx  <= '0';
+    case seq is
+      when GAP1 =>
+        asel <= A_STAMP; bsel <= B_LAST; sub <= '1';
+      when GAP2 =>
+        asel <= A_R; bsel <= B_GAP; sub <= '1';
+      when MODS =>
+        -- non-restoring: r stays in [-interval, interval), so 2r + bit fits
+        -- 32 bits modulo 2^32 and the result's sign is its bit 31
+        asel <= A_RSH; rbit <= sr(63); bsel <= B_IVL; sub <= not r(31);
+      when MFIX =>
+        asel <= A_R;
+        if r(31) = '1' then
+          bsel <= B_IVL;
+        end if;
+      when FOLD1 =>
+        -- r >= floor(interval/2)  <=>  2r + interval(0) >= interval
+        asel <= A_RSH; rbit <= interval(0); bsel <= B_IVL; sub <= '1';
+      when FOLD2 =>
+        asel <= A_R; sub <= '1';
+        if f_ge = '1' then
+          bsel <= B_IVL;
+        end if;
+      when CMP_S | CMP_L | CMP_R =>
+        -- threshold - |err|: subtract err when err >= 0, add it when < 0
+        if seq = CMP_S then
+          asel <= A_STEP;
+        elsif seq = CMP_L then
+          asel <= A_LOCK;
+        else
+          asel <= A_REJ;
+        end if;
+        bsel <= B_ERR; bsx <= '1'; sub <= not err(31);
+      when DECIDE =>
+        bsel <= B_ERR; sub <= '1';      -- 0 - err: the step
+      when MULT =>
+        asel <= A_R;
+        if l(0) = '1' then              -- r + |err|
+          bsel <= B_ERR; bsx <= '1'; sub <= err(31);
+        end if;
+      when RSHF =>
+        asel <= A_R;
+      when LSHF =>
+        asel <= A_RSH; rbit <= l(15);
+      when ACC =>
+        -- integ + (-y), y = sign(err) * product
+        asel <= A_INTEG; asx <= '1'; sub <= not err(31);
+        if ovf_mul = '1' then
+          bsel <= B_MAX;
+        else
+          bsel <= B_R;
+        end if;
+      when others =>
+        null;
+    end case;
+  end process;
+
+  with asel select a <=
+    sr(31 downto 0)                 when A_STAMP,
+    r                               when A_R,
+    r(30 downto 0) & rbit           when A_RSH,
+    unsigned(integ)                 when A_INTEG,
+    step_thresh                     when A_STEP,
+    lock_thresh                     when A_LOCK,
+    reject_thresh                   when A_REJ,
+    (others => '0')                 when others;
+  with bsel select b <=
+    last_lo                         when B_LAST,
+    min_gap                         when B_GAP,
+    '0' & interval                  when B_IVL,
+    unsigned(err)                   when B_ERR,
+    r                               when B_R,
+    x"7FFFFFFF"                     when B_MAX,
+    (others => '0')                 when others;
+
+  -- a + (b xor sub) + sub in 33 bits, as one 34-bit add whose extra low bit
+  -- only generates the carry in (one adder, no separate carry-in adder)
+  s34 <= ((asx and a(31)) & a & '1') +
+         (((bsx and b(31)) & b & '0') xor (33 downto 0 => sub));
+  w   <= s34(32 downto 1);
+  neg <= s34(33);
+  nz  <= '1' when w /= x"00000000" else '0';
+  -- the product, already aligned in r: above 2^31 - 1 it saturates
+  ovf_mul <= sticky or r(31);
+  -- signed overflow of integ -+ product: bit 32 differs from bit 31. The
+  -- negative bound is -(2^31 - 1), as sat_add had it.
+  sat_w <= x"7FFFFFFF" when neg = '0' and w(31) = '1' else
+           x"80000001" when neg = '1' and w(31) = '0' else
+           signed(w);
 
   process (clk)
-    variable e : signed(31 downto 0);
   begin
     if rising_edge(clk) then
-      m_start  <= '0';
-      g_start  <= '0';
       accepted <= '0';
 
       -- loss of PPS, counted in microseconds of the card's own clock
@@ -113,63 +229,94 @@ begin
       case seq is
         when IDLE =>
           if stamp_valid = '1' and mode /= "00" then
-            if have_last = '1' and stamp(31 downto 0) - last_lo < min_gap then
-              c_gap <= c_gap + 1;
-            else
-              accepted  <= '1';
-              c_edge    <= c_edge + 1;
-              last_lo   <= stamp(31 downto 0);
-              have_last <= '1';
-              pres      <= '1';
-              us_since  <= (others => '0');
-              if mode = "10" then
-                stamp_r <= stamp;
-                m_start <= '1';
-                seq <= MODW;
-              end if;
-            end if;
-          end if;
-          if mode /= "10" and seq = IDLE then
-            st <= FREERUN;
-            prev_step <= '0';
+            sr  <= stamp;
+            seq <= GAP1;
           end if;
 
-        when MODW =>
-          if m_done = '1' then
-            if m_rem >= ('0' & interval(30 downto 1)) then
-              e := signed(resize(m_rem, 32)) - signed(resize(interval, 32));
-            else
-              e := signed(resize(m_rem, 32));
+        when GAP1 =>
+          r   <= w;
+          seq <= GAP2;
+
+        when GAP2 =>
+          seq <= IDLE;
+          if have_last = '1' and neg = '1' then
+            c_gap <= c_gap + 1;
+          else
+            accepted  <= '1';
+            c_edge    <= c_edge + 1;
+            last_lo   <= sr(31 downto 0);
+            have_last <= '1';
+            pres      <= '1';
+            us_since  <= (others => '0');
+            if mode = "10" then
+              r   <= (others => '0');
+              cnt <= (others => '1');       -- 64 steps
+              seq <= MODS;
             end if;
-            err <= e;
-            if e(31) = '1' then       -- no abs(): see gain_mul
-              abs_e <= unsigned(-e);
-            else
-              abs_e <= unsigned(e);
-            end if;
-            seq <= DECIDE;
           end if;
+
+        when MODS =>
+          r  <= w;
+          sr <= sr(62 downto 0) & '0';
+          cnt <= cnt - 1;
+          if cnt = 0 then
+            seq <= MFIX;
+          end if;
+
+        when MFIX =>
+          r   <= w;
+          seq <= FOLD1;
+
+        when FOLD1 =>
+          f_ge <= not neg;
+          seq  <= FOLD2;
+
+        when FOLD2 =>
+          err <= signed(w);
+          seq <= CMP_S;
+
+        when CMP_S =>
+          f_step <= neg;                    -- |err| > step_thresh
+          seq <= CMP_L;
+        when CMP_L =>
+          f_lock <= not neg and nz;         -- |err| < lock_thresh
+          seq <= CMP_R;
+        when CMP_R =>
+          f_rej <= neg;                     -- |err| > reject_thresh
+          seq <= DECIDE;
 
         when DECIDE =>
           seq <= IDLE;
+          -- start of a multiply (used unless the branch below says otherwise)
+          r <= (others => '0');
+          sticky <= '0';
+          cnt <= to_unsigned(15, 6);
           if st = FREERUN or st = LOCKING then
-            if abs_e > step_thresh then
-              step_r <= -resize(err, 64);
+            -- One interval after a step the error is pure frequency error,
+            -- however small: it is removed as a step plus a frequency
+            -- estimate. A small one ends the acquisition (the linear
+            -- estimate leaves a residual of (y * interval)^2, 1 us after a
+            -- 1 % offset, that PI alone would take ~6 intervals to remove);
+            -- a large one (still > step_thresh) repeats it.
+            if f_step = '1' or prev_step = '1' then
+              step_r <= signed(w);
               sreq   <= '1';
               c_step <= c_step + 1;
               good   <= (others => '0');
               st     <= LOCKING;
-              prev_step <= '1';
+              prev_step <= f_step;
               if prev_step = '1' then
-                -- one interval after a step the error is pure frequency
-                g_gain <= kf; g_start <= '1'; seq <= MUL_F;
+                l   <= unsigned(kf(20 downto 5));
+                shc <= unsigned(kf(4 downto 0));
+                ph  <= PH_F;
+                seq <= MULT;
               else
                 seq <= WAIT_ACK;
               end if;
             else
               prev_step <= '0';
               st <= LOCKING;
-              if abs_e < lock_thresh then
+              if f_lock = '1' then
                 if good + 1 >= lock_count then
                   st <= LOCKED;
                   bad <= (others => '0');
@@ -179,13 +326,16 @@ begin
               else
                 good <= (others => '0');
               end if;
-              g_gain <= kp; g_start <= '1'; seq <= MUL_P;
+              l   <= unsigned(ki(20 downto 5));
+              shc <= unsigned(ki(4 downto 0));
+              ph  <= PH_I;
+              seq <= MULT;
             end if;
           else
             -- LOCKED or HOLDOVER: a far-off edge must not yank the clock
-            if abs_e > reject_thresh then
+            if f_rej = '1' then
               c_rej <= c_rej + 1;
-              if rej_run + 1 >= 4 then
+              if rej_run = 3 then
                 st <= LOCKING;     -- the reference really moved: re-acquire
                 good <= (others => '0');
                 rej_run <= (others => '0');
@@ -197,7 +347,7 @@ begin
               if st = HOLDOVER then
                 st <= LOCKING;
                 good <= (others => '0');
-              elsif abs_e >= lock_thresh then
+              elsif f_lock = '0' then
                 if bad + 1 >= lock_count then
                   st <= LOCKING;
                   good <= (others => '0');
@@ -206,38 +356,77 @@ begin
               else
                 bad <= (others => '0');
               end if;
-              g_gain <= kp; g_start <= '1'; seq <= MUL_P;
+              l   <= unsigned(ki(20 downto 5));
+              shc <= unsigned(ki(4 downto 0));
+              ph  <= PH_I;
+              seq <= MULT;
             end if;
           end if;
 
-        when MUL_F =>
-          if g_done = '1' then
-            integ <= sat_add(integ, -g_y);
-            seq <= APPLY;
+        -- {r, l} := (r + l(0) * |err|) >> 1, 16 times: {r, l} = |err| * mant
+        when MULT =>
+          r <= s34(33 downto 2);
+          l <= s34(1) & l(15 downto 1);
+          cnt <= cnt - 1;
+          if cnt = 0 then
+            cnt <= to_unsigned(15, 6);
+            if shc = 0 then
+              seq <= LSHF;
+            else
+              seq <= RSHF;
+            end if;
           end if;
-        when MUL_P =>
-          if g_done = '1' then
-            pterm <= -g_y;
-            g_gain <= ki; g_start <= '1'; seq <= MUL_I;
+        -- {r, l} >>= shift
+        when RSHF =>
+          r <= s34(33 downto 2);
+          l <= s34(1) & l(15 downto 1);
+          shc <= shc - 1;
+          if shc = 1 then
+            seq <= LSHF;
           end if;
-        when MUL_I =>
-          if g_done = '1' then
-            integ <= sat_add(integ, -g_y);
-            seq <= APPLY;
+        -- {r, l} <<= 16: r is the low 32 bits of the result, sticky the rest
+        when LSHF =>
+          sticky <= sticky or r(31);
+          r <= w;
+          l <= l(14 downto 0) & '0';
+          cnt <= cnt - 1;
+          if cnt = 0 then
+            seq <= ACC;
           end if;
-        when APPLY =>
-          if sreq = '1' then
-            fadj <= integ;            -- after a step: learned frequency only
-          else
-            fadj <= sat_add(integ, pterm);
-          end if;
-          freq <= '1';
-          seq <= WAIT_ACK;
+
+        when ACC =>
+          case ph is
+            when PH_I =>
+              integ <= sat_w;
+              r <= (others => '0');
+              sticky <= '0';
+              cnt <= to_unsigned(15, 6);
+              l   <= unsigned(kp(20 downto 5));
+              shc <= unsigned(kp(4 downto 0));
+              ph  <= PH_P;
+              seq <= MULT;
+            when PH_F =>
+              -- after a step: the learned frequency only, no P term
+              integ <= sat_w;
+              fadj  <= sat_w;
+              freq  <= '1';
+              seq   <= WAIT_ACK;
+            when others =>
+              fadj <= sat_w;
+              freq <= '1';
+              seq  <= WAIT_ACK;
+          end case;
+
         when WAIT_ACK =>
           if sreq = '0' and freq = '0' then
             seq <= IDLE;
           end if;
       end case;
+
+      if mode /= "10" and (seq = IDLE or seq = GAP1 or seq = GAP2) then
+        st <= FREERUN;
+        prev_step <= '0';
+      end if;
 
       -- requests are served step first, then frequency
       if req_ack = '1' then
@@ -250,7 +439,7 @@ begin
 
       if rst = '1' then
         seq <= IDLE; st <= FREERUN; pres <= '0'; have_last <= '0';
-        prev_step <= '0'; integ <= (others => '0'); pterm <= (others => '0');
+        prev_step <= '0'; integ <= (others => '0');
         fadj <= (others => '0'); sreq <= '0'; freq <= '0';
         good <= (others => '0'); bad <= (others => '0'); rej_run <= (others => '0');
         c_gap <= (others => '0'); c_rej <= (others => '0'); c_loss <= (others => '0');
@@ -260,7 +449,7 @@ begin
   end process;
 
   step_req <= sreq;
-  step_ns  <= step_r;
+  step_ns  <= resize(step_r, 64);
   freq_req <= freq and not sreq;
   freq_adj <= fadj;
   state    <= st;

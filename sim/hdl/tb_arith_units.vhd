@@ -1,7 +1,14 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- Testbench of the servo's arithmetic units against numeric_std reference
--- results: gain_mul ((x * mant) >> shift, signed, saturating) and ns_modulo
--- (64-bit time mod interval), on edge cases and seeded random operands.
+-- Testbench of the servo's arithmetic against numeric_std reference results.
+-- The remainder and the gain multiplier are no longer separate entities
+-- (pps_servo does all per-edge arithmetic on one shared adder), so they are
+-- checked through pps_servo's ports on edge cases and seeded random operands:
+--   offset_ns = stamp mod interval, folded to +-interval/2
+--   freq_adj  = sat(integ' - y_p), integ' = sat(integ - y_i), where
+--   y = sign(err) * min((|err| * mant) >> shift, 2^31 - 1) and sat() clamps
+--   to +-(2^31 - 1)
+-- The thresholds are set so every edge takes the PI path (no step, no
+-- rejection) and every stamp is accepted.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -12,27 +19,39 @@ end entity;
 
 architecture sim of tb_arith_units is
   signal clk : std_logic := '0';
-  signal g_start, g_done, m_start, m_done : std_logic := '0';
-  signal x : signed(31 downto 0) := (others => '0');
-  signal gain : std_logic_vector(20 downto 0) := (others => '0');
-  signal y : signed(31 downto 0);
-  signal dividend : unsigned(63 downto 0) := (others => '0');
-  signal divisor : unsigned(30 downto 0) := to_unsigned(1, 31);
-  signal rem_out : unsigned(30 downto 0);
+  signal rst : std_logic := '1';
+  signal interval : unsigned(30 downto 0) := to_unsigned(1_000_000_000, 31);
+  signal kp, ki : std_logic_vector(20 downto 0) := (others => '0');
+  signal stamp_valid, req_ack : std_logic := '0';
+  signal stamp : unsigned(63 downto 0) := (others => '0');
+  signal accepted, step_req, freq_req, present : std_logic;
+  signal step_ns : signed(63 downto 0);
+  signal freq_adj, offset_ns : signed(31 downto 0);
+  signal state : std_logic_vector(1 downto 0);
+  signal gap_glitches, rejects, losses, steps, edges : unsigned(31 downto 0);
   signal done : boolean := false;
 begin
   clk <= not clk after 5 ns when not done;
-  mul : entity work.gain_mul port map (clk, g_start, x, gain, g_done, y);
-  md  : entity work.ns_modulo port map (clk, m_start, dividend, divisor, m_done, rem_out);
+
+  dut : entity work.pps_servo
+    port map (
+      clk => clk, rst => rst, mode => "10", interval => interval,
+      kp => kp, ki => ki, kf => (others => '0'),
+      lock_thresh => to_unsigned(100, 32), reject_thresh => x"FFFFFFFF",
+      step_thresh => x"FFFFFFFF", loss_us => x"FFFFFFFF",
+      min_gap => to_unsigned(0, 32), lock_count => to_unsigned(4, 8),
+      stamp_valid => stamp_valid, stamp => stamp, us_tick => '0',
+      accepted => accepted, step_req => step_req, step_ns => step_ns,
+      freq_req => freq_req, freq_adj => freq_adj, req_ack => req_ack,
+      state => state, present => present, offset_ns => offset_ns,
+      gap_glitches => gap_glitches, rejects => rejects, losses => losses,
+      steps => steps, edges => edges);
 
   process
     variable errs : natural := 0;
     variable s1, s2 : positive := 7;
     variable u : real;
-    variable p : signed(48 downto 0);
-    variable want : signed(31 downto 0);
-    variable mant : unsigned(15 downto 0);
-    variable sh : natural;
+    variable integ_ref : signed(31 downto 0) := (others => '0');
 
     impure function rnd (bits : natural) return unsigned is
       variable v : unsigned(bits - 1 downto 0);
@@ -44,69 +63,125 @@ begin
       return v;
     end function;
 
-    procedure one_mul (xv : signed(31 downto 0); m : unsigned(15 downto 0); s : natural) is
+    -- the old gain_mul: sign(x) * min((|x| * mant) >> shift, 2^31 - 1)
+    function mul_ref (xv : signed(31 downto 0); g : std_logic_vector(20 downto 0)) return signed is
+      variable p : signed(48 downto 0);
     begin
-      x <= xv;
-      gain <= std_logic_vector(m) & std_logic_vector(to_unsigned(s, 5));
-      wait until rising_edge(clk);
-      g_start <= '1';
-      wait until rising_edge(clk);
-      g_start <= '0';
-      wait until g_done = '1';
-      wait for 1 ns;                -- y follows acc one delta later
-      -- reference: exact product, arithmetic shift of the magnitude, saturate
-      p := resize(abs(resize(xv, 49)) * signed('0' & m), 49);
-      p := shift_right(p, s);
+      p := resize(abs(resize(xv, 49)) * signed('0' & unsigned(g(20 downto 5))), 49);
+      p := shift_right(p, to_integer(unsigned(g(4 downto 0))));
       if p > 16#7FFFFFFF# then p := to_signed(16#7FFFFFFF#, 49); end if;
-      if xv < 0 then want := -resize(p, 32); else want := resize(p, 32); end if;
-      if y /= want then
-        errs := errs + 1;
-        report "FAIL gain_mul " & integer'image(to_integer(xv)) & " * " &
-               integer'image(to_integer(m)) & " >> " & integer'image(s) & " = " &
-               integer'image(to_integer(y)) & ", want " & integer'image(to_integer(want)) severity error;
-      end if;
-    end procedure;
+      if xv < 0 then return -resize(p, 32); end if;
+      return resize(p, 32);
+    end function;
 
-    procedure one_mod (dv : unsigned(63 downto 0); ds : unsigned(30 downto 0)) is
+    function sat_ref (a, b : signed(31 downto 0)) return signed is
+      variable s : signed(32 downto 0);
     begin
-      dividend <= dv;
-      divisor <= ds;
-      wait until rising_edge(clk);
-      m_start <= '1';
-      wait until rising_edge(clk);
-      m_start <= '0';
-      wait until m_done = '1';
-      wait until rising_edge(clk);
-      if rem_out /= resize(dv mod resize(ds, 64), 31) then
-        errs := errs + 1;
-        report "FAIL ns_modulo " & to_hstring(dv) & " mod " & to_hstring(ds) & " = " &
-               to_hstring(rem_out) severity error;
-      end if;
-    end procedure;
-  begin
-    -- edges: zero, +-1, extremes, saturation both ways, every shift
-    one_mul(to_signed(0, 32), x"FFFF", 0);
-    one_mul(to_signed(1, 32), x"0001", 0);
-    one_mul(to_signed(-1, 32), x"0001", 0);
-    one_mul(to_signed(-1, 32), x"0001", 1);
-    one_mul(to_signed(16#7FFFFFFF#, 32), x"FFFF", 0);
-    one_mul(to_signed(-16#7FFFFFFF#, 32), x"FFFF", 0);
-    one_mul(to_signed(99995, 32), x"225C", 8);
-    for s in 0 to 31 loop
-      one_mul(to_signed(-123456789, 32), x"ABCD", s);
-    end loop;
-    for i in 1 to 300 loop
-      sh := to_integer(rnd(5));
-      one_mul(signed(rnd(32)), rnd(16), sh);
-    end loop;
+      s := resize(a, 33) + resize(b, 33);
+      if s > 16#7FFFFFFF# then return to_signed(16#7FFFFFFF#, 32); end if;
+      if s < -16#7FFFFFFF# - 1 then return to_signed(-16#7FFFFFFF#, 32); end if;
+      return resize(s, 32);
+    end function;
 
-    one_mod(x"0000000000000000", to_unsigned(1000000000, 31));
-    one_mod(x"FFFFFFFFFFFFFFFF", to_unsigned(1000000000, 31));
-    one_mod(x"FFFFFFFFFFFFFFFF", to_unsigned(16#7FFFFFFF#, 31));
-    one_mod(x"0000000000000005", to_unsigned(1, 31));
-    one_mod(x"16C2A2D1B4A7B000", to_unsigned(1000000000, 31));
-    for i in 1 to 200 loop
-      one_mod(rnd(64), rnd(31) or to_unsigned(1, 31));
+    procedure reset is
+    begin
+      rst <= '1';
+      wait until rising_edge(clk);
+      rst <= '0';
+      wait until rising_edge(clk);
+      integ_ref := (others => '0');
+    end procedure;
+
+    -- one edge through the servo, with references for err and the PI sums
+    procedure edge (dv : unsigned(63 downto 0); ds : unsigned(30 downto 0);
+                    gi, gp : std_logic_vector(20 downto 0)) is
+      variable r : unsigned(63 downto 0);
+      variable e : signed(31 downto 0);
+      variable f : signed(31 downto 0);
+    begin
+      stamp <= dv; interval <= ds; ki <= gi; kp <= gp;
+      wait until rising_edge(clk);
+      stamp_valid <= '1';
+      wait until rising_edge(clk);
+      stamp_valid <= '0';
+      for i in 1 to 1000 loop
+        wait until rising_edge(clk);
+        exit when freq_req = '1';
+      end loop;
+      r := dv mod resize(ds, 64);
+      if r >= resize(ds / 2, 64) then
+        e := signed(resize(r, 32)) - signed(resize(ds, 32));
+      else
+        e := signed(resize(r, 32));
+      end if;
+      integ_ref := sat_ref(integ_ref, -mul_ref(e, gi));
+      f := sat_ref(integ_ref, -mul_ref(e, gp));
+      if freq_req /= '1' then
+        errs := errs + 1;
+        report "FAIL no frequency request for " & to_hstring(dv) severity error;
+      end if;
+      if offset_ns /= e then
+        errs := errs + 1;
+        report "FAIL remainder " & to_hstring(dv) & " mod " & to_hstring(ds) & ": err " &
+               integer'image(to_integer(offset_ns)) & ", want " & integer'image(to_integer(e))
+               severity error;
+      end if;
+      if freq_adj /= f then
+        errs := errs + 1;
+        report "FAIL PI sum err " & integer'image(to_integer(e)) & " ki " & to_hstring(gi) &
+               " kp " & to_hstring(gp) & ": freq_adj " & integer'image(to_integer(freq_adj)) &
+               ", want " & integer'image(to_integer(f)) severity error;
+      end if;
+      req_ack <= '1';
+      wait until rising_edge(clk);
+      req_ack <= '0';
+      wait until rising_edge(clk);
+    end procedure;
+
+    function g (m : natural; s : natural) return std_logic_vector is
+    begin
+      return std_logic_vector(to_unsigned(m, 16)) & std_logic_vector(to_unsigned(s, 5));
+    end function;
+
+    constant NS1 : unsigned(30 downto 0) := to_unsigned(1_000_000_000, 31);
+    constant IMAX : unsigned(30 downto 0) := to_unsigned(16#7FFFFFFF#, 31);
+  begin
+    reset;
+    -- remainder edge cases; kp only (ki = 0: the integrator stays 0)
+    edge(x"0000000000000000", NS1, g(0, 0), g(16#180D#, 8));
+    edge(x"FFFFFFFFFFFFFFFF", NS1, g(0, 0), g(16#180D#, 8));
+    edge(x"FFFFFFFFFFFFFFFF", IMAX, g(0, 0), g(16#FFFF#, 0));
+    edge(x"0000000000000005", to_unsigned(1, 31), g(0, 0), g(1, 0));
+    edge(x"16C2A2D1B4A7B000", NS1, g(0, 0), g(16#225C#, 8));
+    edge(x"000000003B9ACA00" + 1, NS1, g(0, 0), g(1, 0));          -- err +1
+    edge(x"000000003B9ACA00" - 1, NS1, g(0, 0), g(1, 0));          -- err -1
+    edge(x"000000003B9ACA00" - 1, NS1, g(0, 0), g(1, 1));          -- -1 >> 1
+    edge(x"000000001DCD6500", NS1, g(0, 0), g(1, 0));              -- exactly I/2
+    edge(x"000000001DCD64FF", NS1, g(0, 0), g(1, 0));              -- just below
+    edge(x"0000000000000004", to_unsigned(9, 31), g(0, 0), g(1, 0)); -- odd interval
+    edge(x"0000000000000005", to_unsigned(9, 31), g(0, 0), g(1, 0));
+    -- products: saturation both ways, every shift
+    edge(x"000000001DCD64FF", NS1, g(0, 0), g(16#FFFF#, 0));
+    edge(x"000000001DCD6501", NS1, g(0, 0), g(16#FFFF#, 0));
+    for s in 0 to 31 loop
+      edge(x"00000000075BCD15", NS1, g(0, 0), g(16#ABCD#, s));    -- +123456789
+      edge(x"0000000032A9F4EB", NS1, g(0, 0), g(16#ABCD#, s));    -- -123456789
+    end loop;
+    -- integrator: saturating sums both ways, then random operands
+    for i in 1 to 4 loop
+      edge(x"000000001DCD64FF", NS1, g(16#FFFF#, 2), g(16#FFFF#, 0));
+    end loop;
+    for i in 1 to 4 loop
+      edge(x"000000001DCD6501", NS1, g(16#FFFF#, 3), g(16#8000#, 1));
+    end loop;
+    reset;
+    for i in 1 to 300 loop
+      edge(rnd(64), rnd(31) or to_unsigned(1, 31),
+           std_logic_vector(rnd(21)), std_logic_vector(rnd(21)));
+    end loop;
+    -- the remainder over random intervals with small gains (no saturation)
+    for i in 1 to 100 loop
+      edge(rnd(64), rnd(31) or to_unsigned(1, 31), g(0, 0), g(to_integer(rnd(8)), 8));
     end loop;
 
     if errs = 0 then
