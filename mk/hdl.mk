@@ -21,4 +21,20 @@ HDL_EXTRA_SRCS := $(wildcard hdl/core/spi_reg_port.vhd)
 .PHONY: test-hdl
 SUITES += hdl
 test-hdl: $(REGS_VHD)
-	@sh tests/hdl/run.sh $(HDL_CORE_SRCS) $(HDL_EXTRA_SRCS)
+	@sh tests/hdl/run.sh $(HDL_CORE_SRCS) $(HDL_EXTRA_SRCS) $(HDL_PCI_SRCS)
+
+# PCI target (hdl/pci, issue 3; not in the board top yet) and the protocol
+# checker its testbench uses. The ID package is generated from the driver's
+# header, the one place the PCI IDs are written.
+PCI_IDS_H    := driver/core/synpcix_pci_ids.h
+PCI_IDS_VHD  := $(GEN)/synpcix_pci_ids_pkg.vhd
+HDL_PCI_SRCS := \
+	$(PCI_IDS_VHD) \
+	hdl/pci/pci_target.vhd \
+	sim/hdl/pci_checker.vhd
+
+$(PCI_IDS_VHD): $(PCI_IDS_H) hdl/pci/gen_pci_ids.py
+	@mkdir -p $(GEN)
+	$(PYTHON) hdl/pci/gen_pci_ids.py $(PCI_IDS_H) $@
+
+test-hdl: $(PCI_IDS_VHD)

@@ -1,0 +1,481 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- PCI 2.3 target (32 bit, 33/66 MHz): type-0 configuration space with an
+-- MSI capability, and a 4 KiB non-prefetchable memory BAR0 that is passed
+-- to the clock core's register port. docs/pci.md says why it is built so.
+--
+-- Bus signals are split into in/out/output-enable (tristates live in the
+-- board top only). Every output comes straight from a flip-flop; inputs are
+-- sampled at the clock edge like the PCI spec's own state descriptions.
+--
+-- Transactions, in short:
+--  * DEVSEL# timing medium: the address phase is latched at edge E1, the
+--    decision is taken at E2 from the latched values, DEVSEL# is sampled
+--    asserted by the master at E3.
+--  * Every claimed transaction has exactly one data phase: TRDY# comes with
+--    STOP# (disconnect with data), so bursts end after their first word.
+--  * Configuration reads/writes complete at once.
+--  * Memory writes are posted: accepted when the back end is free, then
+--    completed to it; while it is busy a write is retried.
+--  * Memory reads are delayed transactions: the first attempt is retried
+--    and latched (offset + command), the back end reads, and the master's
+--    repeated read with the same offset and command gets the data. An
+--    unclaimed completion is discarded after 2**15 clocks (PCI 2.3 3.3.3.3.3).
+--  * Parity: PAR one clock after read data; address and write-data parity
+--    checked; PERR#/SERR# per the command register, status bits set.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+use work.synpcix_pci_ids_pkg.all;
+
+entity pci_target is
+  generic (
+    REVISION_ID  : std_logic_vector(7 downto 0) := x"00";
+    DISCARD_LOG2 : positive := 15);  -- delayed-read discard timer, 2**n clocks
+  port (
+    clk, rst     : in  std_logic;   -- PCI CLK; rst synchronous, from RST#
+    -- PCI bus
+    ad_in        : in  std_logic_vector(31 downto 0);
+    ad_out       : out std_logic_vector(31 downto 0);
+    ad_oe        : out std_logic;
+    cbe_n_in     : in  std_logic_vector(3 downto 0);  -- a target never drives C/BE#
+    par_in       : in  std_logic;
+    par_out      : out std_logic;
+    par_oe       : out std_logic;
+    frame_n_in   : in  std_logic;                      -- nor FRAME#, IRDY#, IDSEL
+    irdy_n_in    : in  std_logic;
+    idsel_in     : in  std_logic;
+    trdy_n_in    : in  std_logic;   -- TRDY#/DEVSEL#/STOP#/PERR# pins as seen on
+    trdy_n_out   : out std_logic;   -- the bus: unused by a target, kept so the
+    trdy_n_oe    : out std_logic;   -- initiator (later) shares one port set
+    devsel_n_in  : in  std_logic;
+    devsel_n_out : out std_logic;
+    devsel_n_oe  : out std_logic;
+    stop_n_in    : in  std_logic;
+    stop_n_out   : out std_logic;
+    stop_n_oe    : out std_logic;
+    perr_n_in    : in  std_logic;
+    perr_n_out   : out std_logic;
+    perr_n_oe    : out std_logic;
+    serr_n_out   : out std_logic;   -- open drain: out is always '0', oe asserts
+    serr_n_oe    : out std_logic;
+    -- register back end (clock_core's port): request held until reg_ready
+    reg_valid    : out std_logic;
+    reg_write    : out std_logic;
+    reg_addr     : out std_logic_vector(11 downto 2);
+    reg_wdata    : out std_logic_vector(31 downto 0);
+    reg_ready    : in  std_logic;
+    reg_rdata    : in  std_logic_vector(31 downto 0);
+    -- configuration state for the rest of the card
+    mem_enable   : out std_logic;
+    master_enable : out std_logic;
+    perr_resp    : out std_logic;   -- command.parity error response (initiator)
+    int_pending  : in  std_logic;   -- card interrupt wants service (status bit 3)
+    intx_assert  : out std_logic;   -- drive INTA# (pending, INTx enabled, MSI off)
+    msi_enable   : out std_logic;
+    msi_mme      : out std_logic_vector(2 downto 0);   -- log2 vectors granted
+    msi_addr     : out std_logic_vector(63 downto 0);
+    msi_data     : out std_logic_vector(15 downto 0);
+    -- status events from the initiator (later): one-clock pulses
+    mst_data_perr  : in  std_logic;  -- status bit 8
+    mst_rcv_tabort : in  std_logic;  -- status bit 12
+    mst_rcv_mabort : in  std_logic;  -- status bit 13
+    -- a BAR0 write with partial byte enables was ignored (one-clock pulse;
+    -- the register file counts it in id.bad_access)
+    bad_write    : out std_logic);
+end entity;
+
+architecture rtl of pci_target is
+  subtype word is std_logic_vector(31 downto 0);
+
+  -- PCI 2.3 table 3-1 bus commands (C/BE# in the address phase)
+  constant CMD_MEM_READ   : std_logic_vector(3 downto 0) := "0110";
+  constant CMD_MEM_WRITE  : std_logic_vector(3 downto 0) := "0111";
+  constant CMD_CFG_READ   : std_logic_vector(3 downto 0) := "1010";
+  constant CMD_CFG_WRITE  : std_logic_vector(3 downto 0) := "1011";
+  constant CMD_MEM_READ_M : std_logic_vector(3 downto 0) := "1100";
+  constant CMD_MEM_READ_L : std_logic_vector(3 downto 0) := "1110";
+  constant CMD_MEM_WRITE_INV : std_logic_vector(3 downto 0) := "1111";
+
+  -- configuration dword numbers (PCI 2.3 6.1; MSI capability at 0x40, 6.8.1)
+  constant CFG_ID       : natural := 16#00# / 4;
+  constant CFG_CMDSTAT  : natural := 16#04# / 4;
+  constant CFG_CLASSREV : natural := 16#08# / 4;
+  constant CFG_BAR0     : natural := 16#10# / 4;
+  constant CFG_SUBSYS   : natural := 16#2C# / 4;
+  constant CFG_CAPPTR   : natural := 16#34# / 4;
+  constant CFG_INTR     : natural := 16#3C# / 4;
+  constant CFG_MSI_CTL  : natural := 16#40# / 4;
+  constant CFG_MSI_ALO  : natural := 16#44# / 4;
+  constant CFG_MSI_AHI  : natural := 16#48# / 4;
+  constant CFG_MSI_DATA : natural := 16#4C# / 4;
+  constant MSI_CAP_PTR  : std_logic_vector(7 downto 0) := x"40";
+  constant MSI_MMC      : std_logic_vector(2 downto 0) := "010";  -- 4 vectors
+
+  function xor_all (v : std_logic_vector) return std_logic is
+    variable r : std_logic := '0';
+  begin
+    for i in v'range loop
+      r := r xor v(i);
+    end loop;
+    return r;
+  end function;
+
+  function is_mem_read (c : std_logic_vector(3 downto 0)) return boolean is
+  begin
+    return c = CMD_MEM_READ or c = CMD_MEM_READ_M or c = CMD_MEM_READ_L;
+  end function;
+
+  type state_t is (IDLE, DECODE, XFER, TURN);
+  signal state : state_t := IDLE;
+  -- what the claimed transaction is
+  type kind_t is (K_CFG_RD, K_CFG_WR, K_MEM_RD, K_MEM_WR, K_RETRY);
+  signal kind : kind_t := K_RETRY;
+
+  -- address phase, latched at E1
+  signal frame_d   : std_logic := '1';   -- FRAME# at the previous edge
+  signal a_off     : std_logic_vector(11 downto 2) := (others => '0');
+  signal a_low     : std_logic_vector(1 downto 0) := (others => '0');
+  signal a_cmd     : std_logic_vector(3 downto 0) := (others => '0');
+  signal a_idsel   : std_logic := '0';
+  signal a_barhit  : std_logic := '0';
+
+  -- parity of AD and C/BE# at the previous edge: checked against PAR for
+  -- address phases (at E2) and write data phases (one clock after them)
+  signal bus_par   : std_logic := '0';
+  signal w_chk     : std_logic := '0';
+  signal w_post    : std_logic := '0';   -- a BAR0 write waits for its parity
+
+  -- outputs
+  signal ad_q      : word := (others => '0');
+  signal ad_oe_q, par_q, par_oe_q : std_logic := '0';
+  signal trdy_q, devsel_q, stop_q, perr_q : std_logic := '1';
+  signal tgt_oe, perr_oe_q, serr_q : std_logic := '0';
+  signal perr_hold : std_logic := '0';
+
+  -- configuration registers (explicit resets: PCI RST# clears them)
+  signal c_mem, c_master, c_perr, c_serr, c_intdis : std_logic := '0';
+  signal s_mdpe, s_rta, s_rma, s_sse, s_dpe : std_logic := '0';
+  signal bar0      : std_logic_vector(31 downto 12) := (others => '0');
+  signal int_line  : std_logic_vector(7 downto 0) := (others => '0');
+  signal m_en      : std_logic := '0';
+  signal m_mme     : std_logic_vector(2 downto 0) := (others => '0');
+  signal m_alo     : std_logic_vector(31 downto 2) := (others => '0');
+  signal m_ahi     : word := (others => '0');
+  signal m_data    : std_logic_vector(15 downto 0) := (others => '0');
+
+  -- back end: one request at a time; the delayed read's slot
+  signal be_valid  : std_logic := '0';
+  signal be_write  : std_logic := '0';
+  signal be_addr   : std_logic_vector(11 downto 2) := (others => '0');
+  signal be_wdata  : word := (others => '0');
+  type dr_t is (DR_EMPTY, DR_PENDING, DR_DONE);
+  signal dr        : dr_t := DR_EMPTY;
+  signal dr_off    : std_logic_vector(11 downto 2) := (others => '0');
+  signal dr_cmd    : std_logic_vector(3 downto 0) := (others => '0');
+  signal dr_age    : unsigned(DISCARD_LOG2 - 1 downto 0) := (others => '0');
+  signal bad_q     : std_logic := '0';
+
+  -- the configuration dword the latched address selects, as read
+  signal cfg_rd    : word;
+
+begin
+  process (all)
+    variable w : word;
+  begin
+    case to_integer(unsigned(a_off(7 downto 2))) is
+      when CFG_ID       => w := PCI_DEVICE_ID & PCI_VENDOR_ID;
+      when CFG_CMDSTAT  =>
+        -- status: DEVSEL medium (10:9 = 01), 66 MHz capable (5), capability
+        -- list (4), interrupt status (3); command: 10, 8, 6, 2, 1
+        w := s_dpe & s_sse & s_rma & s_rta & "0" & "01" & s_mdpe &
+             "00" & "1" & "1" & int_pending & "000" &
+             "00000" & c_intdis & "0" & c_serr & "0" & c_perr & "000" &
+             c_master & c_mem & "0";
+      when CFG_CLASSREV => w := PCI_CLASS & REVISION_ID;
+      when CFG_BAR0     => w := bar0 & x"000";   -- memory, 32 bit, not prefetchable
+      when CFG_SUBSYS   => w := PCI_SUBDEVICE_ID & PCI_SUBVENDOR_ID;
+      when CFG_CAPPTR   => w := x"000000" & MSI_CAP_PTR;
+      when CFG_INTR     => w := x"0000" & x"01" & int_line;   -- INTA#
+      when CFG_MSI_CTL  =>
+        -- message control: 64-bit capable (7), MME (6:4), MMC (3:1), enable;
+        -- next capability 0, capability ID 05h
+        w := x"00" & "1" & m_mme & MSI_MMC & m_en & x"00" & x"05";
+      when CFG_MSI_ALO  => w := m_alo & "00";
+      when CFG_MSI_AHI  => w := m_ahi;
+      when CFG_MSI_DATA => w := x"0000" & m_data;
+      when others       => w := (others => '0');
+    end case;
+    cfg_rd <= w;
+  end process;
+
+  assert PCI_REG_BAR = 0
+    report "pci_target implements the register window as BAR0 only" severity failure;
+
+  process (clk)
+    variable claim, hit_mem, hit_cfg, deliver : boolean;
+    variable addr_err, ended, moved : boolean;
+    variable be : std_logic_vector(3 downto 0);
+    variable d  : word;
+  begin
+    if rising_edge(clk) then
+      frame_d <= frame_n_in;
+      bus_par <= xor_all(ad_in) xor xor_all(cbe_n_in);
+      -- PAR covers the AD and C/BE# of the previous clock; while we drive
+      -- AD the C/BE# are the master's byte enables
+      par_q    <= xor_all(ad_q) xor xor_all(cbe_n_in);
+      par_oe_q <= ad_oe_q;
+      bad_q    <= '0';
+      serr_q   <= '0';
+
+      -- write-data parity, one clock after the data
+      w_chk <= '0';
+      if w_chk = '1' then
+        perr_hold <= '0';
+        if (bus_par xor par_in) = '1' then
+          s_dpe <= '1';
+          perr_q <= not c_perr;
+        else
+          perr_q <= '1';
+          -- a posted write reaches the back end only with good parity: a
+          -- register is never written with data the bus reported bad
+          if w_post = '1' then
+            be_valid <= '1';
+          end if;
+        end if;
+        w_post <= '0';
+        perr_oe_q <= c_perr;
+        perr_hold <= '1';
+      elsif perr_hold = '1' then
+        -- PERR# is s/t/s: high for one clock, then released
+        perr_q <= '1';
+        perr_hold <= '0';
+      else
+        perr_oe_q <= '0';
+        perr_q <= '1';
+      end if;
+
+      -- back end handshake and the delayed-read slot
+      if be_valid = '1' and reg_ready = '1' then
+        be_valid <= '0';
+        if be_write = '0' then
+          -- the completion waits in the AD output register itself (not
+          -- driven until the master's repeated read): no separate buffer
+          ad_q <= reg_rdata;
+          dr <= DR_DONE;
+          dr_age <= (others => '0');
+        end if;
+      end if;
+      if dr = DR_DONE then
+        dr_age <= dr_age + 1;
+        if dr_age = (dr_age'range => '1') then
+          dr <= DR_EMPTY;      -- nobody came back for it: discard
+        end if;
+      end if;
+
+      case state is
+        when IDLE | TURN =>
+          tgt_oe <= '0';
+          if frame_n_in = '0' and frame_d = '1' then
+            -- address phase
+            a_off    <= ad_in(11 downto 2);
+            a_low    <= ad_in(1 downto 0);
+            a_cmd    <= cbe_n_in;
+            a_idsel  <= idsel_in;
+            if ad_in(31 downto 12) = bar0 then
+              a_barhit <= '1';
+            else
+              a_barhit <= '0';
+            end if;
+            state    <= DECODE;
+          else
+            state <= IDLE;
+          end if;
+
+        when DECODE =>
+          -- every agent checks address parity; a bad address is not claimed
+          addr_err := (bus_par xor par_in) = '1';
+          if addr_err then
+            s_dpe <= '1';
+            if c_serr = '1' and c_perr = '1' then
+              serr_q <= '1';
+              s_sse  <= '1';
+            end if;
+          end if;
+          hit_cfg := a_idsel = '1' and a_low = "00" and a_off(10 downto 8) = "000" and
+                     (a_cmd = CMD_CFG_READ or a_cmd = CMD_CFG_WRITE);
+          hit_mem := c_mem = '1' and a_barhit = '1' and
+                     (is_mem_read(a_cmd) or a_cmd = CMD_MEM_WRITE or a_cmd = CMD_MEM_WRITE_INV);
+          claim := (hit_cfg or hit_mem) and not addr_err;
+          deliver := dr = DR_DONE and dr_off = a_off and dr_cmd = a_cmd;
+          state <= IDLE;
+          if claim then
+            state    <= XFER;
+            tgt_oe   <= '1';
+            devsel_q <= '0';
+            stop_q   <= '0';      -- one data phase, or a retry
+            trdy_q   <= '1';
+            kind     <= K_RETRY;
+            if hit_cfg then
+              if a_cmd = CMD_CFG_WRITE then
+                kind   <= K_CFG_WR;
+                trdy_q <= '0';
+              elsif dr = DR_EMPTY then
+                -- (a read completion in flight owns ad_q: retry meanwhile)
+                kind    <= K_CFG_RD;
+                trdy_q  <= '0';
+                ad_oe_q <= '1';
+                ad_q    <= cfg_rd;
+              end if;
+            elsif is_mem_read(a_cmd) then
+              if deliver then
+                kind    <= K_MEM_RD;
+                trdy_q  <= '0';
+                ad_oe_q <= '1';      -- ad_q holds the completion
+              elsif dr = DR_EMPTY and be_valid = '0' then
+                -- first attempt: latch it, start the back end, retry
+                dr       <= DR_PENDING;
+                dr_off   <= a_off;
+                dr_cmd   <= a_cmd;
+                be_valid <= '1';
+                be_write <= '0';
+                be_addr  <= a_off;
+              end if;
+            elsif be_valid = '0' then
+              kind   <= K_MEM_WR;   -- posted: the back end is free
+              trdy_q <= '0';
+            end if;
+          end if;
+
+        when XFER =>
+          moved := irdy_n_in = '0' and trdy_q = '0';
+          ended := irdy_n_in = '0' and (trdy_q = '0' or stop_q = '0') and frame_n_in = '1';
+          if moved then
+            trdy_q <= '1';        -- one data phase only (STOP# is asserted)
+            be := cbe_n_in;
+            d  := ad_in;
+            if kind = K_CFG_WR or kind = K_MEM_WR then
+              w_chk <= '1';
+            end if;
+            case kind is
+              when K_MEM_RD =>
+                dr <= DR_EMPTY;   -- the delayed read is complete
+              when K_MEM_WR =>
+                if be = "0000" then
+                  w_post   <= '1';
+                  be_write <= '1';
+                  be_addr  <= a_off;
+                  be_wdata <= d;
+                elsif be /= "1111" then
+                  bad_q <= '1';   -- partial word: ignored, reported
+                end if;
+              when K_CFG_WR =>
+                case to_integer(unsigned(a_off(7 downto 2))) is
+                  when CFG_CMDSTAT =>
+                    if be(0) = '0' then
+                      c_mem <= d(1); c_master <= d(2); c_perr <= d(6);
+                    end if;
+                    if be(1) = '0' then
+                      c_serr <= d(8); c_intdis <= d(10);
+                    end if;
+                    if be(3) = '0' then   -- status: write one to clear
+                      if d(24) = '1' then s_mdpe <= '0'; end if;
+                      if d(28) = '1' then s_rta <= '0'; end if;
+                      if d(29) = '1' then s_rma <= '0'; end if;
+                      if d(30) = '1' then s_sse <= '0'; end if;
+                      if d(31) = '1' then s_dpe <= '0'; end if;
+                    end if;
+                  when CFG_BAR0 =>
+                    -- 4 KiB: bits 11..0 read 0, so all-ones reads 0xFFFFF000
+                    if be(1) = '0' then bar0(15 downto 12) <= d(15 downto 12); end if;
+                    if be(2) = '0' then bar0(23 downto 16) <= d(23 downto 16); end if;
+                    if be(3) = '0' then bar0(31 downto 24) <= d(31 downto 24); end if;
+                  when CFG_INTR =>
+                    if be(0) = '0' then int_line <= d(7 downto 0); end if;
+                  when CFG_MSI_CTL =>
+                    if be(2) = '0' then
+                      m_en <= d(16);
+                      -- more vectors than offered are not granted
+                      if unsigned(d(22 downto 20)) > unsigned(MSI_MMC) then
+                        m_mme <= MSI_MMC;
+                      else
+                        m_mme <= d(22 downto 20);
+                      end if;
+                    end if;
+                  when CFG_MSI_ALO =>
+                    if be(0) = '0' then m_alo(7 downto 2) <= d(7 downto 2); end if;
+                    if be(1) = '0' then m_alo(15 downto 8) <= d(15 downto 8); end if;
+                    if be(2) = '0' then m_alo(23 downto 16) <= d(23 downto 16); end if;
+                    if be(3) = '0' then m_alo(31 downto 24) <= d(31 downto 24); end if;
+                  when CFG_MSI_AHI =>
+                    if be(0) = '0' then m_ahi(7 downto 0) <= d(7 downto 0); end if;
+                    if be(1) = '0' then m_ahi(15 downto 8) <= d(15 downto 8); end if;
+                    if be(2) = '0' then m_ahi(23 downto 16) <= d(23 downto 16); end if;
+                    if be(3) = '0' then m_ahi(31 downto 24) <= d(31 downto 24); end if;
+                  when CFG_MSI_DATA =>
+                    if be(0) = '0' then m_data(7 downto 0) <= d(7 downto 0); end if;
+                    if be(1) = '0' then m_data(15 downto 8) <= d(15 downto 8); end if;
+                  when others => null;
+                end case;
+              when others => null;
+            end case;
+          end if;
+          if ended or (frame_n_in = '1' and irdy_n_in = '1') then
+            -- last data phase done (or the master went away): drive the
+            -- target signals high for one clock, then release them (TURN)
+            trdy_q   <= '1';
+            stop_q   <= '1';
+            devsel_q <= '1';
+            ad_oe_q  <= '0';
+            state    <= TURN;
+          end if;
+      end case;
+
+      -- initiator status events (the initiator arrives later)
+      if mst_data_perr = '1' then s_mdpe <= '1'; end if;
+      if mst_rcv_tabort = '1' then s_rta <= '1'; end if;
+      if mst_rcv_mabort = '1' then s_rma <= '1'; end if;
+
+      if rst = '1' then
+        state <= IDLE; kind <= K_RETRY; frame_d <= '1';
+        ad_oe_q <= '0'; par_oe_q <= '0'; tgt_oe <= '0'; perr_oe_q <= '0';
+        trdy_q <= '1'; devsel_q <= '1'; stop_q <= '1'; perr_q <= '1';
+        serr_q <= '0'; perr_hold <= '0'; w_chk <= '0'; w_post <= '0'; bad_q <= '0';
+        c_mem <= '0'; c_master <= '0'; c_perr <= '0'; c_serr <= '0'; c_intdis <= '0';
+        s_mdpe <= '0'; s_rta <= '0'; s_rma <= '0'; s_sse <= '0'; s_dpe <= '0';
+        bar0 <= (others => '0'); int_line <= (others => '0');
+        m_en <= '0'; m_mme <= "000"; m_alo <= (others => '0');
+        m_ahi <= (others => '0'); m_data <= (others => '0');
+        be_valid <= '0'; be_write <= '0'; dr <= DR_EMPTY;
+        dr_age <= (others => '0');
+      end if;
+    end if;
+  end process;
+
+  ad_out       <= ad_q;
+  ad_oe        <= ad_oe_q;
+  par_out      <= par_q;
+  par_oe       <= par_oe_q;
+  trdy_n_out   <= trdy_q;
+  trdy_n_oe    <= tgt_oe;
+  devsel_n_out <= devsel_q;
+  devsel_n_oe  <= tgt_oe;
+  stop_n_out   <= stop_q;
+  stop_n_oe    <= tgt_oe;
+  perr_n_out   <= perr_q;
+  perr_n_oe    <= perr_oe_q;
+  serr_n_out   <= '0';
+  serr_n_oe    <= serr_q;
+  reg_valid    <= be_valid;
+  reg_write    <= be_write;
+  reg_addr     <= be_addr;
+  reg_wdata    <= be_wdata;
+  mem_enable   <= c_mem;
+  master_enable <= c_master;
+  perr_resp    <= c_perr;
+  intx_assert  <= int_pending and not c_intdis and not m_en;
+  msi_enable   <= m_en;
+  msi_mme      <= m_mme;
+  msi_addr     <= m_ahi & m_alo & "00";
+  msi_data     <= m_data;
+  bad_write    <= bad_q;
+end architecture;
