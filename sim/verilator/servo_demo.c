@@ -129,7 +129,10 @@ int main(int argc, char **argv)
 			lock_time = k - t_on;	/* the edge at second k locked it */
 			off_k = k + measure_s + 1;
 			gps_outage(&w.gps, off_k, off_k + holdover_s + 1);
-			end_k = off_k + holdover_s + 12;
+			/* re-lock after 60 s of holdover: the phase is then
+			 * past reject_thresh, so 4 rejections, a re-acquisition
+			 * and lock_count good edges come first (~12 s) */
+			end_k = off_k + holdover_s + 30;
 		}
 		/* after lock: every truth edge up to the last PPS before the outage */
 		if (lock_k >= 0 && k > lock_k && k <= off_k) {
