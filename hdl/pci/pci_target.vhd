@@ -19,7 +19,8 @@
 --  * Memory reads are delayed transactions: the first attempt is retried
 --    and latched (offset + command), the back end reads, and the master's
 --    repeated read with the same offset and command gets the data. An
---    unclaimed completion is discarded after 2**15 clocks (PCI 2.3 3.3.3.3.3).
+--    unclaimed completion is discarded after 2**15 to 2**16 clocks (the
+--    discard timer of PCI 2.3 3.3.3.3.3).
 --  * Parity: PAR one clock after read data; address and write-data parity
 --    checked; PERR#/SERR# per the command register, status bits set.
 library ieee;
@@ -30,7 +31,7 @@ use work.synpcix_pci_ids_pkg.all;
 entity pci_target is
   generic (
     REVISION_ID  : std_logic_vector(7 downto 0) := x"00";
-    DISCARD_LOG2 : positive := 15);  -- delayed-read discard timer, 2**n clocks
+    DISCARD_LOG2 : positive := 15);  -- delayed-read discard after 2**n..2**(n+1) clocks
   port (
     clk, rst     : in  std_logic;   -- PCI CLK; rst synchronous, from RST#
     -- PCI bus
@@ -172,7 +173,10 @@ architecture rtl of pci_target is
   signal dr        : dr_t := DR_EMPTY;
   signal dr_off    : std_logic_vector(11 downto 2) := (others => '0');
   signal dr_cmd    : std_logic_vector(3 downto 0) := (others => '0');
-  signal dr_age    : unsigned(DISCARD_LOG2 - 1 downto 0) := (others => '0');
+  -- discard timer: a free-running counter (no clear, no enable: the
+  -- cheapest counter) and the number of its wraps seen by the completion
+  signal dr_tick   : unsigned(DISCARD_LOG2 - 1 downto 0) := (others => '0');
+  signal dr_age    : unsigned(1 downto 0) := (others => '0');
   signal bad_q     : std_logic := '0';
 
   -- the configuration dword the latched address selects, as read
@@ -265,10 +269,13 @@ begin
           dr_age <= (others => '0');
         end if;
       end if;
-      if dr = DR_DONE then
+      dr_tick <= dr_tick + 1;
+      if dr = DR_DONE and dr_tick = (dr_tick'range => '1') then
+        -- the second wrap after the completion: between 2**n and 2**(n+1)
+        -- clocks passed, nobody came back for it: discard
         dr_age <= dr_age + 1;
-        if dr_age = (dr_age'range => '1') then
-          dr <= DR_EMPTY;      -- nobody came back for it: discard
+        if dr_age = 1 then
+          dr <= DR_EMPTY;
         end if;
       end if;
 
@@ -446,7 +453,7 @@ begin
         m_en <= '0'; m_mme <= "000"; m_alo <= (others => '0');
         m_ahi <= (others => '0'); m_data <= (others => '0');
         be_valid <= '0'; be_write <= '0'; dr <= DR_EMPTY;
-        dr_age <= (others => '0');
+        dr_age <= (others => '0'); dr_tick <= (others => '0');
       end if;
     end if;
   end process;

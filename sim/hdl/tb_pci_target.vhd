@@ -649,12 +649,16 @@ begin
     cfg_read(16#06#, 2, rd);
     check(rd = x"00000230", "status after clearing " & hex(rd));
 
-    -- delayed-read discard: a completion nobody fetches is dropped after 2**15
+    -- delayed-read discard: a completion nobody fetches is dropped within 2**16
     idle_backend;
     cycle("0110", std_logic_vector(unsigned(BAR) + POP_OFF), '0', false, x"00000000", "0000",
           1, false, false, rd, res, nwords);
     check(res = R_RETRY, "pop read started");
-    clocks(2**15 + 100);
+    clocks(2**15 - 20);
+    cycle("0110", std_logic_vector(unsigned(BAR) + 16#14#), '0', false, x"00000000", "0000",
+          1, false, false, rd, res, nwords);
+    check(res = R_RETRY and reg_valid = '0', "completion kept for at least 2**15 clocks");
+    clocks(2**15 + 10);
     cycle("0110", std_logic_vector(unsigned(BAR) + 16#14#), '0', false, x"00000000", "0000",
           1, false, false, rd, res, nwords);
     check(res = R_RETRY and reg_valid = '1', "slot free again after the discard timer");
