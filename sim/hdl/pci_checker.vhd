@@ -39,6 +39,7 @@ entity pci_checker is
     m_par_errors : out natural;   -- master-driven PAR that was wrong
     perr_seen    : out natural;   -- clocks PERR# was asserted
     serr_seen    : out natural;   -- clocks SERR# was asserted
+    b2b_seen     : out natural;   -- fast back-to-back address phases
     checks       : out natural);  -- clocks checked
 end entity;
 
@@ -59,7 +60,7 @@ begin
     variable addr_bad1, addr_bad2 : boolean := false;
     variable wr_bad1, wr_bad2 : boolean := false;
     variable was_addr, was_wdata : boolean := false;
-    variable n_mpar, n_perr, n_serr, n_chk : natural := 0;
+    variable n_mpar, n_perr, n_serr, n_chk, n_b2b : natural := 0;
     variable done_phase, ended, p_done, p_ended : boolean := false;
     variable expect : std_logic;
 
@@ -128,6 +129,9 @@ begin
           -- a new address phase: only from idle or right after a last data phase
           if not (p_irdy = '1' or p_ended) then
             fail("FRAME# asserted again before the transaction ended");
+          end if;
+          if p_ended then
+            n_b2b := n_b2b + 1;
           end if;
           if not driven(ad) or is_x(cbe_n) then fail("AD or C/BE# not driven in the address phase"); end if;
           in_tx := true;
@@ -222,6 +226,7 @@ begin
       m_par_errors <= n_mpar;
       perr_seen <= n_perr;
       serr_seen <= n_serr;
+      b2b_seen <= n_b2b;
       checks <= n_chk;
     end if;
   end process;

@@ -71,7 +71,7 @@ architecture sim of tb_pci_target is
   signal bad_write : std_logic;
   signal bad_writes : natural := 0;
 
-  signal m_par_errors, perr_seen, serr_seen, checks : natural;
+  signal m_par_errors, perr_seen, serr_seen, b2b_seen, checks : natural;
 
   function xor_all (v : std_logic_vector) return std_logic is
     variable r : std_logic := '0';
@@ -138,7 +138,7 @@ begin
       m_irdy_oe => m_fi_oe, t_ad_oe => t_ad_oe, t_par_oe => t_par_oe, t_trdy_oe => t_trdy_oe,
       t_devsel_oe => t_devsel_oe, t_stop_oe => t_stop_oe, t_perr_oe => t_perr_oe,
       m_par_errors => m_par_errors, perr_seen => perr_seen, serr_seen => serr_seen,
-      checks => checks);
+      b2b_seen => b2b_seen, checks => checks);
 
   process (clk)
   begin
@@ -218,6 +218,9 @@ begin
     variable exp : mem_t;
     variable offs : natural;
     variable n_mem_ok : natural := 0;
+    -- fast back-to-back: chain makes the next cycle's address phase follow
+    -- this one's last data phase with no idle clock (only after writes)
+    variable chain, chained : boolean := false;
 
     procedure check (cond : boolean; msg : string) is
     begin
@@ -243,7 +246,10 @@ begin
       variable n, clk_n : natural := 0;
       variable last : boolean;
     begin
-      wait until rising_edge(clk);
+      if not chained then
+        wait until rising_edge(clk);
+      end if;
+      chained := false;
       m_fi_oe <= '1'; m_frame <= '0'; m_irdy <= '1';
       m_ad <= addr; m_ad_oe <= '1'; m_cbe <= cmd; m_cbe_oe <= '1'; idsel <= sel;
       m_par_flip <= '1' when bad_apar else '0';
@@ -300,6 +306,11 @@ begin
         end if;
       end loop;
       words := n;
+      if chain then
+        chain := false;
+        chained := true;      -- the caller's next cycle drives FRAME# now
+        return;
+      end if;
       wait until rising_edge(clk);
       m_fi_oe <= '0';
       m_par_flip <= '0';
@@ -565,6 +576,24 @@ begin
     idle_backend;
     probe(16#30#, rd);
     check(rd = x"CAFEF00D", "posted write reached the back end");
+
+    -- fast back-to-back after a write: the target sees the next address
+    -- phase in the clock it releases its lines
+    idle_backend;
+    chain := true;
+    cycle("0111", std_logic_vector(unsigned(BAR) + 16#50#), '0', true, x"5A5A0050", "0000",
+          1, false, false, rd, res, nwords);
+    check(res = R_DATA, "first of a back-to-back pair");
+    chain := true;
+    cycle("0111", std_logic_vector(unsigned(BAR) + 16#54#), '0', true, x"5A5A0054", "0000",
+          1, false, false, rd, res, nwords);
+    check(res = R_RETRY, "back-to-back write while the first is in the back end: retried");
+    cycle("1010", cfg_addr(0), '1', false, x"00000000", "0000", 1, false, false, rd, res, nwords);
+    check(res = R_DATA and rd = PCI_DEVICE_ID & PCI_VENDOR_ID, "back-to-back configuration read");
+    check(b2b_seen = 2, "two fast back-to-back address phases seen, got " & integer'image(b2b_seen));
+    exp(16#50# / 4) := x"5A5A0050";
+    mem_read(16#50#, rd);
+    check(rd = x"5A5A0050", "back-to-back write reached the back end");
 
     -- bursts: disconnect after the first data phase
     cycle("0111", std_logic_vector(unsigned(BAR) + 16#40#), '0', true, x"11112222", "0000",
