@@ -38,6 +38,7 @@ include mk/repo.mk
 -include mk/tools.mk
 -include mk/driver.mk
 -include mk/kernel.mk
+-include mk/e2e.mk
 
 # Suites run one after another (each may use both cores inside); a suite
 # that fails does not stop the others. tests/summary.sh prints the total.

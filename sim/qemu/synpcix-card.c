@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * SynPCI-X timing card for QEMU: a PCI device whose behaviour is the
+ * Verilated gateware (hdl/core clock_core, through sim/verilator/card_sim.h).
+ *
+ * PCI identity from driver/core/synpcix_pci_ids.h; BAR0 is the card's 4 KiB
+ * register window. Every guest access to BAR0 first runs the gateware up to
+ * the card time that corresponds to the current QEMU_CLOCK_VIRTUAL time,
+ * then goes through the model's register port (card_read32/card_write32).
+ * Nothing here knows what a register means.
+ *
+ * Time. The model cannot run 125 MHz in real time (about 1.5 M clocks per
+ * host second), so card time is guest virtual time divided by clock-scale:
+ *
+ *     card_ns = card_ns_at_reset + (virtual_ns - virtual_ns_at_reset) / scale
+ *
+ * The gateware still runs its nominal 125 MHz timebase and 66.67 MHz bus
+ * clock in card time and counts 8 ns per timebase clock, so everything
+ * inside the card is exact in card time; seen from the guest, the card's
+ * clock runs `scale` times slower than its own clocks (docs/simulation.md,
+ * "The card inside QEMU"). With -icount the guest's virtual time, and so
+ * every value the card returns, is deterministic.
+ *
+ * Not modelled yet (the gateware has no PCI interface, issue 3): MSI
+ * capability, MSI slots and doorbells, DMA. The device has no interrupt.
+ */
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "qemu/timer.h"
+#include "qemu/module.h"
+#include "qapi/error.h"
+#include "hw/pci/pci.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "qom/object.h"
+
+#include "synpcix_pci_ids.h"
+#include "card_sim.h"
+
+#define TYPE_SYNPCIX "synpcix"
+#define SYNPCIX_BAR0_SIZE (4 * KiB)
+
+OBJECT_DECLARE_SIMPLE_TYPE(SynpcixState, SYNPCIX)
+
+struct SynpcixState {
+    PCIDevice parent_obj;
+
+    MemoryRegion mmio;
+    struct card *card;
+    int64_t virt_base;      /* QEMU_CLOCK_VIRTUAL at card reset (ns) */
+    double card_base;       /* card time at that moment (ns) */
+    uint32_t scale;         /* virtual ns per card ns */
+    uint64_t accesses;
+};
+
+static void synpcix_card_reset(SynpcixState *s)
+{
+    card_free(s->card);
+    s->card = card_new();
+    s->virt_base = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    s->card_base = card_now_ns(s->card);
+}
+
+/* Run the gateware up to the card time of the current virtual time. */
+static void synpcix_catch_up(SynpcixState *s)
+{
+    int64_t dv = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->virt_base;
+    double t;
+
+    if (dv <= 0) {
+        return;
+    }
+    t = s->card_base + (double)dv / s->scale;
+    /* a register access runs the card a few bus clocks past "now" */
+    if (t > card_now_ns(s->card)) {
+        card_run_until(s->card, t);
+    }
+}
+
+static uint64_t synpcix_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    SynpcixState *s = opaque;
+
+    synpcix_catch_up(s);
+    s->accesses++;
+    return card_read32(s->card, addr);
+}
+
+static void synpcix_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                               unsigned size)
+{
+    SynpcixState *s = opaque;
+
+    synpcix_catch_up(s);
+    s->accesses++;
+    card_write32(s->card, addr, val);
+}
+
+static const MemoryRegionOps synpcix_mmio_ops = {
+    .read = synpcix_mmio_read,
+    .write = synpcix_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    /* the register port is 32 bits wide; other sizes are not accepted */
+    .valid = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+    .impl = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
+
+static void synpcix_realize(PCIDevice *pdev, Error **errp)
+{
+    SynpcixState *s = SYNPCIX(pdev);
+
+    if (s->scale < 1) {
+        error_setg(errp, "synpcix: clock-scale must be at least 1");
+        return;
+    }
+    pdev->config[PCI_CLASS_PROG] = SYNPCIX_PCI_CLASS & 0xff;
+    pdev->config[PCI_INTERRUPT_PIN] = 0;    /* no interrupt yet */
+    memory_region_init_io(&s->mmio, OBJECT(s), &synpcix_mmio_ops, s,
+                          "synpcix-regs", SYNPCIX_BAR0_SIZE);
+    pci_register_bar(pdev, SYNPCIX_PCI_REG_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
+                     &s->mmio);
+    synpcix_card_reset(s);
+}
+
+static void synpcix_exit(PCIDevice *pdev)
+{
+    SynpcixState *s = SYNPCIX(pdev);
+
+    card_free(s->card);
+    s->card = NULL;
+}
+
+/* PCI RST#: the card's gateware starts from its reset state. */
+static void synpcix_reset(DeviceState *dev)
+{
+    synpcix_card_reset(SYNPCIX(dev));
+}
+
+static Property synpcix_properties[] = {
+    DEFINE_PROP_UINT32("clock-scale", SynpcixState, scale, 1000),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+/* The gateware's state lives in the Verilated model: no migration. */
+static const VMStateDescription vmstate_synpcix = {
+    .name = TYPE_SYNPCIX,
+    .unmigratable = 1,
+};
+
+static void synpcix_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = synpcix_realize;
+    k->exit = synpcix_exit;
+    k->vendor_id = SYNPCIX_PCI_VENDOR_ID;
+    k->device_id = SYNPCIX_PCI_DEVICE_ID;
+    k->subsystem_vendor_id = SYNPCIX_PCI_SUBVENDOR_ID;
+    k->subsystem_id = SYNPCIX_PCI_SUBDEVICE_ID;
+    k->class_id = SYNPCIX_PCI_CLASS >> 8;   /* base class and subclass */
+    dc->desc = "SynPCI-X timing card (Verilated gateware)";
+    dc->reset = synpcix_reset;
+    dc->vmsd = &vmstate_synpcix;
+    device_class_set_props(dc, synpcix_properties);
+    set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+}
+
+static const TypeInfo synpcix_info = {
+    .name = TYPE_SYNPCIX,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(SynpcixState),
+    .class_init = synpcix_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_CONVENTIONAL_PCI_DEVICE },
+        { },
+    },
+};
+
+static void synpcix_register_types(void)
+{
+    type_register_static(&synpcix_info);
+}
+
+type_init(synpcix_register_types)
