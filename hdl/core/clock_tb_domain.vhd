@@ -66,8 +66,6 @@ architecture rtl of clock_tb_domain is
   signal glitches  : unsigned(15 downto 0) := (others => '0');
   signal glitches_sent : unsigned(15 downto 0) := (others => '0');
   signal evstat_req : std_logic := '0';
-  signal resp_v    : std_logic := '0';
-  signal resp_r    : std_logic_vector(RESP_W - 1 downto 0) := (others => '0');
 
   constant US_DIV : positive := CLK_HZ / 1_000_000;
   signal us_cnt    : natural range 0 to US_DIV - 1 := 0;
@@ -152,30 +150,18 @@ begin
         pps_pend <= '1';
       end if;
 
-      -- response port: one word in flight at a time
-      if resp_v = '1' and resp_ready = '1' then
-        resp_v <= '0';
-      elsif resp_v = '0' then
+      -- response port: the crossing's own holding register takes the word
+      -- (see the selection below); here only the sent flag is cleared
+      if resp_ready = '1' then
         if snap_pend = '1' then
-          resp_r <= R_SNAP & std_logic_vector(time_ns & time_frac);
-          resp_v <= '1';
           snap_pend <= '0';
         elsif ev_pend = '1' then
-          resp_r <= R_EVENT & fq_found & fq_entry(82 downto 64) & x"000" &
-                    fq_entry(63 downto 0);
-          resp_v <= '1';
           ev_pend <= '0';
         elsif evstat_pend = '1' then
-          resp_r <= R_EVSTAT & std_logic_vector(fq_ovf) &
-                    std_logic_vector(resize(fq_level, 16)) & x"000000000000";
-          resp_v <= '1';
           evstat_pend <= '0';
         elsif pps_pend = '1' and pps_stb = '0' then
-          resp_r <= R_PPS & std_logic_vector(pps_r) & std_logic_vector(glitches) &
-                    pps_is_stamp & "000000000000000";
           glitches_sent <= glitches;
           pps_is_stamp <= '0';
-          resp_v <= '1';
           pps_pend <= '0';
         end if;
       end if;
@@ -189,15 +175,25 @@ begin
 
       if rst = '1' then
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
-        resp_v <= '0'; pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
+        pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
         glitches <= (others => '0');
         glitches_sent <= (others => '0');
       end if;
     end if;
   end process;
-  resp_valid <= resp_v;
-  resp       <= resp_r;
+  -- The answer is selected combinationally and latched by cdc_handshake in
+  -- the clock it is taken (resp_valid and resp_ready), so the 98-bit word is
+  -- held once, in the crossing, not twice. A snapshot reads the time of
+  -- that clock. Priority: snapshot, event, FIFO status, PPS.
+  resp_valid <= snap_pend or ev_pend or evstat_pend or (pps_pend and not pps_stb);
+  resp <= R_SNAP & std_logic_vector(time_ns & time_frac) when snap_pend = '1' else
+          R_EVENT & fq_found & fq_entry(82 downto 64) & x"000" & fq_entry(63 downto 0)
+            when ev_pend = '1' else
+          R_EVSTAT & std_logic_vector(fq_ovf) & std_logic_vector(resize(fq_level, 16)) &
+            x"000000000000" when evstat_pend = '1' else
+          R_PPS & std_logic_vector(pps_r) & std_logic_vector(glitches) & pps_is_stamp &
+            "000000000000000";
   us_toggle  <= us_t;
 
   pps_cap : entity work.edge_capture
