@@ -3,7 +3,8 @@
 # Measurement tools: tsstat against generated captures with known answers
 # (every pcap/pcapng variant), malformed input, a bounded fuzz run,
 # clkjitter on this machine's clocks, tsprobe across a veth pair in
-# network namespaces, irqlat (BPF) on the same veth traffic.
+# network namespaces, irqlat (BPF) on the same veth traffic and in a QEMU
+# guest on an e1000e's interrupts.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 suite_begin tools
@@ -371,6 +372,9 @@ if netns_up >"$T/netns.log" 2>&1; then
 else
 	t_fail tsprobe-netns-veth-setup "$(cat "$T/netns.log")"
 fi
+# irqlat in a QEMU guest (Debian's 6.1 kernel with BTF, e1000e on slirp,
+# UDP probes from this host and pings): see tests/tools/irqlat-guest.sh
+check irqlat-in-qemu-guest sh "$TOP/tests/tools/irqlat-guest.sh" "$B/guest"
 check irqlat-bad-interface sh -c "! '$B/irqlat' -i no-such-if0 -d 1s 2>'$T/il.err' && grep -q 'no such interface' '$T/il.err'"
 check tsprobe-usage-errors sh -c "
 	{ '$TP' send 2>/dev/null; [ \$? -eq 2 ]; } && { '$TP' recv -p 0 2>/dev/null; [ \$? -eq 2 ]; } &&
