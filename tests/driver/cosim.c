@@ -311,13 +311,19 @@ int main(void)
 		for (i = 0; i < n && i < 5; i++) {
 			double e = edges[i] - (start_true + i * 100000.0);
 
-			if (fabs(e) > 8.0)
+			/* Judged against true time through off0, a bracketed
+			 * register read: where inside the bracket the card
+			 * samples its time is a fixed internal latency, not the
+			 * midpoint, which biases off0 by up to a clock. So two
+			 * clocks here; tb_clock_core checks the output's own
+			 * latency exactly (perout looped into an event input). */
+			if (fabs(e) > 16.0)
 				bad++;
 			if (i == 0)
 				printf("# perout: first edge %+.1f ns from the asked time\n", e);
 		}
 		TEST("perout-edges-where-asked", err == 0 && n >= 5 && !bad,
-		     "err %d, %d edges, %d off by more than one clock", err, n, bad);
+		     "err %d, %d edges, %d off by more than two clocks", err, n, bad);
 		spx_perout_disable(&hw);
 	} else {
 		TEST("perout-edges-where-asked", 0, "card model has no perout block");
