@@ -39,6 +39,8 @@
 
 #define TYPE_SYNPCIX "synpcix"
 #define SYNPCIX_BAR0_SIZE (4 * KiB)
+/* Catch-up tick in virtual time (see synpcix_tick). */
+#define SYNPCIX_TICK_NS (10 * SCALE_MS)
 
 OBJECT_DECLARE_SIMPLE_TYPE(SynpcixState, SYNPCIX)
 
@@ -46,6 +48,7 @@ struct SynpcixState {
     PCIDevice parent_obj;
 
     MemoryRegion mmio;
+    QEMUTimer *tick;
     struct card *card;
     int64_t virt_base;      /* QEMU_CLOCK_VIRTUAL at card reset (ns) */
     double card_base;       /* card time at that moment (ns) */
@@ -59,6 +62,7 @@ static void synpcix_card_reset(SynpcixState *s)
     s->card = card_new();
     s->virt_base = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     s->card_base = card_now_ns(s->card);
+    timer_mod(s->tick, s->virt_base + SYNPCIX_TICK_NS);
 }
 
 /* Run the gateware up to the card time of the current virtual time. */
@@ -75,6 +79,22 @@ static void synpcix_catch_up(SynpcixState *s)
     if (t > card_now_ns(s->card)) {
         card_run_until(s->card, t);
     }
+}
+
+/*
+ * Keep the card within one tick of virtual time even when the guest does
+ * not touch it. Without this, an idle guest under -icount sleep=off warps
+ * virtual time ahead for free and the next register access would have to
+ * simulate all of it at once, holding the BQL (QEMU could not even be
+ * stopped). With it, every warp stops at a tick and pays for its card time:
+ * virtual time cannot outrun the gateware by more than one tick.
+ */
+static void synpcix_tick(void *opaque)
+{
+    SynpcixState *s = opaque;
+
+    synpcix_catch_up(s);
+    timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + SYNPCIX_TICK_NS);
 }
 
 static uint64_t synpcix_mmio_read(void *opaque, hwaddr addr, unsigned size)
@@ -125,6 +145,7 @@ static void synpcix_realize(PCIDevice *pdev, Error **errp)
                           "synpcix-regs", SYNPCIX_BAR0_SIZE);
     pci_register_bar(pdev, SYNPCIX_PCI_REG_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
+    s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, synpcix_tick, s);
     synpcix_card_reset(s);
 }
 
@@ -132,6 +153,8 @@ static void synpcix_exit(PCIDevice *pdev)
 {
     SynpcixState *s = SYNPCIX(pdev);
 
+    timer_free(s->tick);
+    s->tick = NULL;
     card_free(s->card);
     s->card = NULL;
 }

@@ -12,7 +12,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
-CYCLES=${CYCLES:-25}
+CYCLES=${CYCLES:-100}
 SCALE=${SCALE:-1000}
 E1000=0000:00:03.0
 CARD=0000:00:04.0
@@ -215,8 +215,11 @@ echo $E1000 >/sys/bus/pci/drivers/e1000/bind
 sleep 1
 check e1000-rebound test -e /sys/bus/pci/drivers/e1000/$E1000
 
-# --- load/unload cycles with the card present
+# --- load/unload cycles with the card present, leak and log checks
 rmmod synpcix
+insmod $M/synpcix.ko && rmmod synpcix	# first-load allocations out of the count
+echo 3 >/proc/sys/vm/drop_caches
+s0=$(awk 'NR > 2 { s += $2 } END { print s }' /proc/slabinfo)
 fails=0
 bindfails=0
 phcfails=0
@@ -230,6 +233,12 @@ while [ $i -lt "$CYCLES" ]; do
 	rmmod synpcix || fails=$((fails + 1))
 	i=$((i + 1))
 done
+echo 3 >/proc/sys/vm/drop_caches
+sleep 1
+s1=$(awk 'NR > 2 { s += $2 } END { print s }' /proc/slabinfo)
+note "cycles $CYCLES: slab objects $s0 -> $s1"
+# one lost object per cycle would be $CYCLES: allow a third for the idle guest
+check no-slab-leak test $((s1 - s0)) -lt $((CYCLES / 3 + 1))
 check "load-unload-${CYCLES}x" test "$fails" -eq 0
 check bound-every-cycle test "$bindfails" -eq 0
 check phc-every-cycle test "$phcfails" -eq 0

@@ -16,7 +16,7 @@ OUT="$TOP/build/e2e-test"
 KMOD="$TOP/build/kmod"
 QEMU="$TOP/build/qemu/qemu-system-x86_64"
 rm -rf "$OUT" && mkdir -p "$OUT"
-CYCLES=${E2E_CYCLES:-25}
+CYCLES=${E2E_CYCLES:-100}
 SCALE=${E2E_SCALE:-1000}
 TIMEOUT=${E2E_TIMEOUT:-400}
 ICOUNT=${E2E_ICOUNT:-shift=3,sleep=off}
