@@ -3,8 +3,8 @@
  * irqlat BPF side (CO-RE): per received packet on one interface, the time
  * from the NIC's stamp or interrupt to the kernel's software stamp, to the
  * network stack and to delivery to the reading process, as in-kernel
- * histograms. Only BTF tracepoints (tp_btf): no kprobes needed, so it runs
- * on kernels built without CONFIG_KPROBES.
+ * histograms. BTF tracepoints (tp_btf) and one fentry (UDP delivery): no
+ * kprobes needed, so it runs on kernels built without CONFIG_KPROBES.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -189,6 +189,19 @@ int BPF_PROG(on_copy, const struct sk_buff *skb, int len)
 
 SEC("tp_btf/consume_skb")
 int BPF_PROG(on_consume, struct sk_buff *skb)
+{
+	return delivered(skb);
+}
+
+/*
+ * UDP: udp_recvmsg() (IPv4 and IPv6) hands every datagram it delivers to
+ * skb_consume_udp() after the copy, and frees it there without passing the
+ * consume_skb tracepoint when it was the last reference. fentry on it sees
+ * every UDP datagram a reader takes; the loader leaves it out on kernels
+ * whose BTF lacks the function.
+ */
+SEC("fentry/skb_consume_udp")
+int BPF_PROG(on_udp_consume, struct sock *sk, struct sk_buff *skb, int len)
 {
 	return delivered(skb);
 }

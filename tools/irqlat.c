@@ -21,6 +21,7 @@
 
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "irqlat.h"
 #include "irqlat.skel.h"
@@ -42,9 +43,12 @@ static const char usage_text[] =
 "                              the PHC must follow CLOCK_REALTIME)\n"
 "      int -> sw stamp         interrupt entry to the software stamp\n"
 "      int -> stack            interrupt entry to netif_receive_skb\n"
-"      int -> delivery         interrupt entry to the copy to the reader\n"
-"                              (skb_copy_datagram_iovec: recvmsg)\n"
-"      sw stamp -> delivery    software stamp to that copy\n"
+"      int -> delivery         interrupt entry to the reader taking the\n"
+"                              packet: the first of the copy tracepoint\n"
+"                              (skb_copy_datagram_iovec), consume_skb and,\n"
+"                              for UDP, fentry on skb_consume_udp, which\n"
+"                              every datagram read by recvmsg passes\n"
+"      sw stamp -> delivery    software stamp to the same point\n"
 "    'int' is the entry of the NIC's hard interrupt (--irq) or, without\n"
 "    --irq, of the NET_RX softirq that processed the packet on that CPU;\n"
 "    with NAPI a batch shares one interrupt, so later packets of a batch show\n"
@@ -70,7 +74,9 @@ static const char usage_text[] =
 "\n"
 "REQUIREMENTS\n"
 "    Root (CAP_BPF and CAP_PERFMON), a kernel with BTF (CONFIG_DEBUG_INFO_BTF)\n"
-"    and BPF tracepoints. No kprobes are used.\n"
+"    and BPF tracepoints; fentry (BPF trampolines) for the UDP delivery\n"
+"    hook, left out (and said so on stderr) where the kernel lacks\n"
+"    skb_consume_udp or refuses the fentry. No kprobes.\n"
 "\n"
 "EXIT STATUS\n"
 "    0 success, 1 cannot load or attach, 2 bad usage.\n";
@@ -307,20 +313,44 @@ int main(int argc, char **argv)
 	libbpf_set_print(libbpf_quiet);
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	setrlimit(RLIMIT_MEMLOCK, &rl);         /* kernels before 5.11 charge maps here */
-	struct irqlat_bpf *skel = irqlat_bpf__open();
-	if (!skel)
-		die(1, "cannot open the BPF object: %s", strerror(errno));
-	skel->rodata->target_ifindex = (int)ifindex;
-	skel->rodata->target_netns = (unsigned)nsst.st_ino;
-	skel->rodata->target_irq = irq;
-	skel->rodata->mono_to_real = mono_to_real();
-	int err = irqlat_bpf__load(skel);
-	if (err)
-		die(1, "cannot load the BPF programs (%s): root, BTF and BPF tracepoints are needed",
-		    strerror(-err));
-	err = irqlat_bpf__attach(skel);
-	if (err)
-		die(1, "cannot attach to the tracepoints: %s", strerror(-err));
+	/*
+	 * fentry/skb_consume_udp (UDP delivery) needs the function in the
+	 * kernel's BTF and BPF trampolines; where either is missing or the
+	 * kernel refuses it, irqlat loads again without it.
+	 */
+	int udp_hook = 0;
+	struct btf *vbtf = btf__load_vmlinux_btf();
+	if (vbtf) {
+		udp_hook = btf__find_by_name_kind(vbtf, "skb_consume_udp", BTF_KIND_FUNC) > 0;
+		btf__free(vbtf);
+	}
+	struct irqlat_bpf *skel = NULL;
+	const char *udp_why = udp_hook ? NULL : "no skb_consume_udp in the kernel's BTF";
+	for (;;) {
+		skel = irqlat_bpf__open();
+		if (!skel)
+			die(1, "cannot open the BPF object: %s", strerror(errno));
+		skel->rodata->target_ifindex = (int)ifindex;
+		skel->rodata->target_netns = (unsigned)nsst.st_ino;
+		skel->rodata->target_irq = irq;
+		skel->rodata->mono_to_real = mono_to_real();
+		if (!udp_hook)
+			bpf_program__set_autoload(skel->progs.on_udp_consume, false);
+		if (udp_hook)
+			libbpf_set_print(NULL);         /* a refused fentry is not an error */
+		int err = irqlat_bpf__load(skel);
+		if (!err)
+			err = irqlat_bpf__attach(skel);
+		libbpf_set_print(libbpf_quiet);
+		if (!err)
+			break;
+		irqlat_bpf__destroy(skel);
+		if (!udp_hook)
+			die(1, "cannot load or attach the BPF programs (%s): root, BTF and BPF tracepoints are needed",
+			    strerror(-err));
+		udp_hook = 0;
+		udp_why = err == -EPERM ? "fentry refused by the kernel (EPERM)" : "fentry failed to load or attach";
+	}
 	/* software RX stamps are taken only while a socket asks for them */
 	int tsock = socket(AF_INET, SOCK_DGRAM, 0), on = 1;
 	if (tsock < 0 || setsockopt(tsock, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) < 0)
@@ -334,6 +364,9 @@ int main(int argc, char **argv)
 		irq >= 0 ? "hard irq " : "NET_RX softirq", irq >= 0 ? "" : "");
 	if (irq >= 0)
 		fprintf(stderr, "irqlat: irq %d\n", irq);
+	fprintf(stderr, "irqlat: delivery hooks: skb_copy_datagram_iovec, consume_skb%s%s%s\n",
+		udp_hook ? ", skb_consume_udp (every UDP datagram)" : " (no UDP hook: ",
+		udp_hook ? "" : udp_why, udp_hook ? "" : ")");
 	int64_t start = monotonic_ns(), next = start + interval;
 	while (!stop && (duration <= 0 || monotonic_ns() - start < duration)) {
 		usleep(20000);
