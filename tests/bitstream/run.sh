@@ -116,11 +116,11 @@ t_run pll-settings-consistent sh -c '
 	grep -q "TB_CLK_HZ : natural := 125_000_000;" $v'
 
 # ---- the card
-# Synthesis and packing always (the card must at least fit the HX8K); the
+# Synthesis and packing always (the card must at least pack into the HX8K); the
 # full place-and-route with its timing and the <= 70 % bar with CARD_FULL=1
 # (`make test-card`): the card misses that bar today and nextpnr's placer
 # needs many minutes on a nearly full device (docs/bitstream.md, "Status").
-t_run card-fits make --no-print-directory card-utilisation
+t_run card-packs make --no-print-directory card-utilisation
 t_run card-no-latches-or-loops sh -c "[ -s build/bitstream/yosys.log ] &&
 	! grep -E '^Latch inferred|Breaking loop' build/bitstream/yosys.log"
 if [ "${CARD_FULL:-0}" = 1 ]; then
