@@ -123,7 +123,11 @@ def load(path):
         rname = _name(r.get("name"), "reserved")
         base = _int(r.get("base"), rname, "base")
         rsize = _int(r.get("size"), rname, "size")
-        reserved.append(dict(name=rname, base=base, size=rsize, doc=r.get("doc", "")))
+        stride = _int(r.get("stride", 0), rname, "stride")
+        if stride and (stride % 4 or rsize % stride):
+            raise MapError(f"{rname}: stride 0x{stride:X} must be 4-aligned and divide the size")
+        reserved.append(dict(name=rname, base=base, size=rsize, stride=stride,
+                             doc=r.get("doc", "")))
         used.append((base, base + rsize, rname))
     used.sort()
     for (a0, a1, an), (b0, b1, bn) in zip(used, used[1:]):
@@ -177,6 +181,8 @@ def gen_vhdl(m):
         out.append(f"  -- reserved: {r['name']}")
         out.append(f"  constant RSV_{R}_BASE : natural := 16#{r['base']:03X}#;")
         out.append(f"  constant RSV_{R}_SIZE : natural := 16#{r['size']:03X}#;")
+        if r["stride"]:
+            out.append(f"  constant RSV_{R}_STRIDE : natural := 16#{r['stride']:03X}#;")
     out += ["end package;", ""]
     return "\n".join(out)
 
@@ -215,6 +221,8 @@ def gen_c(m):
         R = f"{P}_RSV_{r['name'].upper()}"
         out.append(f"#define {R}_BASE 0x{r['base']:03X}u")
         out.append(f"#define {R}_SIZE 0x{r['size']:03X}u")
+        if r["stride"]:
+            out.append(f"#define {R}_STRIDE 0x{r['stride']:03X}u")
     out += ["", f"#endif /* {P}_REGS_H */", ""]
     return "\n".join(out)
 
@@ -261,8 +269,10 @@ def gen_md(m):
                        f"| 0x{r['reset']:08X} | {desc} |")
     out += ["", "## Reserved space", ""]
     for r in m["reserved"]:
+        stride = (f" Entries every 0x{r['stride']:X} bytes."
+                  if r["stride"] else "")
         out.append(f"- 0x{r['base']:03X}..0x{r['base'] + r['size'] - 1:03X} "
-                   f"**{r['name']}**: {_md(r['doc'])}")
+                   f"**{r['name']}**: {_md(r['doc'])}{stride}")
     out.append("")
     return "\n".join(out)
 
