@@ -26,7 +26,7 @@ PCIBUS_VFLAGS := --cc --build -O3 --x-assign fast --x-initial fast --no-timing \
 	-Wno-UNUSED -Wno-PINCONNECTEMPTY -Wno-MULTIDRIVEN \
 	-MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2"
 
-PCIBUS_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -I$(PCIBUS_SRC)
+PCIBUS_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -I$(PCIBUS_SRC) -Idriver/core
 PCIBUS_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -I$(GEN) -I$(PCIBUS_SRC) -I$(PCIBUS_OBJ) \
 	-isystem $(PCIBUS_VROOT)/include -isystem $(PCIBUS_VROOT)/include/vltstd
 
