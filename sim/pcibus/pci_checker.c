@@ -103,6 +103,9 @@ void pci_checker_clock(struct pci_checker *c, const struct pci_sig *s, uint64_t 
 			viol(c, clk, PCI_R_RELEASE_LOW, "%s released by %s while asserted",
 			     pci_line_name[l], who(c, p->drv[l]));
 	}
+	/* a master abort may drop IRDY# from A+5 on (no DEVSEL# seen) */
+	bool mabort_ok = was_active && !c->devsel_seen && !addr && clk - c->addr_clk >= 5;
+
 	/* end of the previous transaction: the bus went idle */
 	if (was_active && !addr && pci_idle(s) && (c->data_done || !c->devsel_seen) && !p_addr) {
 		if (!c->devsel_seen)
@@ -124,7 +127,6 @@ void pci_checker_clock(struct pci_checker *c, const struct pci_sig *s, uint64_t 
 			viol(c, clk, PCI_R_OUTSIDE, "IRDY#/TRDY#/STOP#/DEVSEL# asserted in an address phase");
 	}
 	uint64_t rel = clk - c->addr_clk;
-	bool mabort_ok = c->active && !c->devsel_seen && !addr && rel >= 5;
 
 	if (!p->frame && s->frame && s->irdy)
 		viol(c, clk, PCI_R_FRAME_DEASSERT, "FRAME# deasserted without IRDY# asserted");
