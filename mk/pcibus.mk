@@ -30,7 +30,7 @@ PCIBUS_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -I$(PCIBUS_SRC) 
 PCIBUS_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -I$(GEN) -I$(PCIBUS_SRC) -I$(PCIBUS_OBJ) \
 	-isystem $(PCIBUS_VROOT)/include -isystem $(PCIBUS_VROOT)/include/vltstd
 
-PCIBUS_C_MODELS := pci_bus pci_checker pci_arbiter host_bridge enumerate nic_e1000 pci_rng
+PCIBUS_C_MODELS := pci_bus pci_checker pci_arbiter pci_monitor host_bridge enumerate nic_e1000 pci_rng
 PCIBUS_OBJS := $(addprefix $(PCIBUS_DIR)/,$(addsuffix .o,$(PCIBUS_C_MODELS)))
 PCIBUS_VLIB := $(PCIBUS_OBJ)/Vsynpcix_card__ALL.a
 PCIBUS_VRT  := $(PCIBUS_DIR)/verilated.o $(PCIBUS_DIR)/verilated_threads.o

@@ -14,6 +14,7 @@
 #include "pci_bus.h"
 #include "pci_arbiter.h"
 #include "pci_checker.h"
+#include "pci_monitor.h"
 #include "host_bridge.h"
 #include "enumerate.h"
 #include "nic_e1000.h"
@@ -121,8 +122,26 @@ struct icr_rec {
 	uint32_t val;
 };
 
+/* where the driver learns of the NIC's MSIs: count and clock of each */
+struct msi_source {
+	size_t (*n)(void *src);
+	uint64_t (*at)(void *src, size_t i);
+	void *src;
+};
+
+static size_t bridge_msi_n(void *src)
+{
+	return ((struct host_bridge *)src)->n_msi;
+}
+
+static uint64_t bridge_msi_at(void *src, size_t i)
+{
+	return ((struct host_bridge *)src)->msi[i].clk;
+}
+
 struct rx_driver {
 	struct world *w;
+	struct msi_source ms;
 	uint32_t bar, ring_n, next;
 	double latency_ns;     /* MSI arrival -> ISR reads ICR (plus random 0..jitter) */
 	double jitter_ns;
@@ -204,8 +223,10 @@ static void rxd_hook(void *ctx, uint64_t clk)
 	struct host_bridge *hb = &d->w->hb;
 	double now = (double)clk * PCI_PERIOD_NS;
 
-	if (d->state == 0 && hb->n_msi > d->msi_seen) {
-		d->msi_seen = hb->n_msi;
+	size_t n_msi = d->ms.n(d->ms.src);
+
+	if (d->state == 0 && n_msi > d->msi_seen) {
+		d->msi_seen = n_msi;
 		d->t_due = now + d->latency_ns + d->jitter_ns * pci_rng_unit(&d->rng);
 		d->state = 1;
 	}
@@ -235,6 +256,7 @@ static void rxd_setup(struct rx_driver *d, struct world *w, uint32_t ring_n, dou
 
 	memset(d, 0, sizeof(*d));
 	d->w = w;
+	d->ms = (struct msi_source){ bridge_msi_n, bridge_msi_at, hb };
 	d->bar = w->nic_dev->bar[0].addr;
 	d->ring_n = ring_n;
 	d->latency_ns = latency_ns;
@@ -265,22 +287,21 @@ static void rxd_setup(struct rx_driver *d, struct world *w, uint32_t ring_n, dou
 static void check_msi_rules(struct rx_driver *d)
 {
 	struct world *w = d->w;
-	struct host_bridge *hb = &w->hb;
-	size_t j = 0;
+	size_t n_msi = d->ms.n(d->ms.src), j = 0, r = 0;
 	uint64_t edges = 0;
 	bool icr_set = false;
-	size_t r = 0;
 
-	for (size_t i = 1; i < hb->n_msi; i++) {
-		while (j < d->n_icr && d->icr[j].clk < hb->msi[i - 1].clk)
-			j++;
+	for (size_t i = 1; i < n_msi; i++) {
+		uint64_t m0 = d->ms.at(d->ms.src, i - 1), m1 = d->ms.at(d->ms.src, i);
 		bool cleared = false;
 
-		for (size_t k = j; k < d->n_icr && d->icr[k].clk < hb->msi[i].clk; k++)
+		while (j < d->n_icr && d->icr[j].clk < m0)
+			j++;
+		for (size_t k = j; k < d->n_icr && d->icr[k].clk < m1; k++)
 			if (d->icr[k].val)
 				cleared = true;
 		check(cleared, "MSI %zu (clock %llu) came while ICR was still set", i,
-		      (unsigned long long)hb->msi[i].clk);
+		      (unsigned long long)m1);
 		if (!cleared)
 			break;
 	}
@@ -299,17 +320,22 @@ static void check_msi_rules(struct rx_driver *d)
 			edges++;
 		icr_set = true;
 	}
-	/* an edge after the last ICR read may still have its MSI in flight */
-	check(hb->n_msi == edges, "%zu MSIs for %llu rising edges of ICR & IMS", hb->n_msi,
+	check(n_msi == edges, "%zu MSIs for %llu rising edges of ICR & IMS", n_msi,
 	      (unsigned long long)edges);
+	printf("MSIs %zu, rising edges %llu, ICR reads %zu\n", n_msi,
+	       (unsigned long long)edges, d->n_icr);
+}
+
+static void check_bridge_msis(struct world *w)
+{
+	struct host_bridge *hb = &w->hb;
+
 	for (size_t i = 0; i < hb->n_msi; i++)
 		if (hb->msi[i].addr != MSI_ADDR || hb->msi[i].data != 0x41) {
 			check(0, "MSI %zu: %08X <- %08X, programmed %08X <- 0x41", i, hb->msi[i].addr,
 			      hb->msi[i].data, MSI_ADDR);
 			break;
 		}
-	printf("MSIs %zu, rising edges %llu, ICR reads %zu\n", hb->n_msi,
-	       (unsigned long long)edges, d->n_icr);
 }
 
 /* Arrival times: increasing, at least a wire time apart, mean rate right. */
@@ -374,6 +400,8 @@ static void traffic_verdict(struct world *w, struct rx_driver *d, uint64_t n_pkt
 	check(d->bad == 0, "descriptor check: %s", d->first_bad);
 	check_arrivals(w, rate);
 	check_msi_rules(d);
+	if (d->ms.src == &w->hb)
+		check_bridge_msis(w);
 	free(d->icr);
 }
 
@@ -609,6 +637,87 @@ static void t_nic_1488k(void)
 	static const struct pci_target_policy fast_bridge = { 1, 0, 0, 0, 0, false };
 
 	nic_rate(1488095.0, 4000, 3000.0, 5000.0, &fast_bridge);
+}
+
+/* The NIC's MSI pointed at a doorbell of the card (what msi_redirect
+ * does): the write crosses the bus peer to peer and the card must claim
+ * and complete every one at once. Until the card interrupts by itself the
+ * driver model is woken by the monitor seeing the doorbell write. */
+struct doorbell_src {
+	struct pci_monitor *mon;
+	uint32_t addr;
+	size_t scanned;
+	uint64_t *clk;
+	size_t n, cap;
+	uint64_t bad;
+	char first_bad[160];
+	int card_agent;
+};
+
+static size_t doorbell_n(void *src)
+{
+	struct doorbell_src *b = src;
+
+	for (; b->scanned < b->mon->n; b->scanned++) {
+		const struct pci_txn *t = &b->mon->log[b->scanned];
+
+		if (t->cmd != PCI_CMD_MEM_WRITE || t->addr != b->addr)
+			continue;
+		if ((t->target != b->card_agent || t->words != 1 || t->data0 != 0x41) && !b->bad++)
+			snprintf(b->first_bad, sizeof(b->first_bad),
+				 "doorbell write at clock %llu: claimed by %d, %d words, data %08X",
+				 (unsigned long long)t->clk, t->target, t->words, t->data0);
+		if (b->n == b->cap) {
+			b->cap = b->cap ? 2 * b->cap : 1024;
+			b->clk = realloc(b->clk, b->cap * sizeof(*b->clk));
+			if (!b->clk)
+				exit(2);
+		}
+		b->clk[b->n++] = t->clk_end;
+	}
+	return b->n;
+}
+
+static uint64_t doorbell_at(void *src, size_t i)
+{
+	return ((struct doorbell_src *)src)->clk[i];
+}
+
+static void t_nic_msi_to_card(void)
+{
+	struct world w;
+	struct rx_driver d;
+	struct pci_monitor mon;
+	struct doorbell_src db;
+
+	world_init(&w, true, true, &quiet_bridge, 7);
+	world_enumerate(&w);
+	if (!w.nic_dev || !w.card_dev) {
+		check(0, "enumeration failed");
+		world_free(&w);
+		return;
+	}
+	uint32_t door = w.card_dev->bar[0].addr + SYNPCIX_RSV_DOORBELLS_BASE +
+			2 * SYNPCIX_RSV_DOORBELLS_STRIDE;
+
+	pci_monitor_init(&mon, &w.sim);
+	pci_sim_add_hook(&w.sim, pci_monitor_hook, &mon);
+	memset(&db, 0, sizeof(db));
+	db.mon = &mon;
+	db.addr = door;
+	db.card_agent = 1;   /* world_init adds the card right after the bridge */
+	pci_enable_msi(&w.hb, w.nic_dev, door, 0x41, 1);
+	rxd_setup(&d, &w, 256, 1000.0, 2000.0, 5);
+	d.ms = (struct msi_source){ doorbell_n, doorbell_at, &db };
+	run_traffic(&w, &d, 300000.0, 60, 1000);
+	printf("doorbell %08X: %zu writes\n", door, db.n);
+	check(db.bad == 0, "%s", db.first_bad);
+	check(w.hb.n_msi == 0, "%zu MSIs reached the host bridge", w.hb.n_msi);
+	traffic_verdict(&w, &d, 1000, 300000.0);
+	checker_verdict(&w);
+	free(db.clk);
+	pci_monitor_free(&mon);
+	world_free(&w);
 }
 
 /* ---- checker self-test ------------------------------------------------- */
@@ -861,6 +970,7 @@ static const struct {
 	{ "random_waits", t_random_waits },
 	{ "nic_100k", t_nic_100k },
 	{ "nic_1488k", t_nic_1488k },
+	{ "nic_msi_to_card", t_nic_msi_to_card },
 };
 
 int main(int argc, char **argv)
