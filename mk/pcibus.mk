@@ -14,7 +14,7 @@ PCIBUS_OBJ := $(PCIBUS_DIR)/obj
 PCIBUS_SRC := sim/pcibus
 
 PCIBUS_HDL_SRCS := $(HDL_CORE_SRCS) $(PCI_IDS_VHD) hdl/pci/pci_target.vhd \
-	hdl/card/synpcix_card.vhd
+	$(HDL_CAPTURE_SRCS) $(HDL_CARD_SRCS)
 
 VERILATOR ?= verilator
 PCIBUS_VROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
