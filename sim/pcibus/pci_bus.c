@@ -13,7 +13,8 @@
  *   - master abort: no DEVSEL# by the fourth clock after the address phase
  *     (3.3.3.1), FRAME# then IRDY# deasserted;
  *   - STOP# kept until FRAME# is deasserted, the master then ends with one
- *     last data phase (3.3.3.2).
+ *     last data phase (3.3.3.2); STOP# with DEVSEL# deasserted is a
+ *     target abort (the C targets never issue one).
  */
 #include <string.h>
 
@@ -217,6 +218,13 @@ void pci_master_step(struct pci_master *m, const struct pci_sig *in,
 			m->words++;
 		}
 		if (!in->stop) {
+			if (in->devsel && m->result == PCI_OK) {
+				/* STOP# with DEVSEL# deasserted: target abort (3.3.3.2.1) */
+				m->result = PCI_TARGET_ABORT;
+				if (pci_cmd_is_read(m->cmd))
+					for (int i = m->done; i < m->n; i++)
+						m->data[i] = 0xFFFFFFFFu;
+			}
 			if (in->trdy && m->done == 0)
 				m->retries++;
 			else if (!m->last)
