@@ -181,6 +181,10 @@ void pci_master_step(struct pci_master *m, const struct pci_sig *in,
 		m->last = m->n - m->done == 1;
 		m->st = M_DATA;
 		m_data_outputs(m, out);
+		if (m->fault == PCI_MFAULT_NO_TURN && pci_cmd_is_read(m->cmd)) {
+			out->oe |= PCI_OE(PCI_AD);   /* deliberate: no turnaround */
+			out->ad = 0;
+		}
 		break;
 	case M_DATA: {
 		int rel = m->clk_in_txn++;   /* `in` is clock A + rel */
@@ -209,6 +213,10 @@ void pci_master_step(struct pci_master *m, const struct pci_sig *in,
 		}
 		if (!compl) {
 			m_data_outputs(m, out);   /* wait: hold everything */
+			if (m->fault == PCI_MFAULT_IRDY_EARLY && m->devsel_seen && !m->fault_done) {
+				out->irdy = 1;    /* deliberate: IRDY# dropped */
+				m->fault_done = true;
+			}
 			break;
 		}
 		if (!in->trdy) {
@@ -304,7 +312,7 @@ static void t_active(struct pci_target *t, const struct pci_sig *in, struct pci_
 {
 	int rel = t->clk_in_txn;
 	bool rd = pci_cmd_is_read(t->cmd);
-	bool dsel = rel >= t->pol.devsel;
+	bool dsel = rel >= (t->pol.fault == PCI_TFAULT_LATE_DEVSEL ? 5 : t->pol.devsel);
 	int trdy = 1, stop = 1;
 
 	if (held) {
@@ -379,8 +387,12 @@ void pci_target_step(struct pci_target *t, const struct pci_sig *in,
 			t->words_total++;
 		}
 		if (compl && in->frame) {
-			t_lines(out, 1, 1, 1);   /* last phase done: high, then release */
-			t->st = T_END;
+			if (t->pol.fault == PCI_TFAULT_NO_HIGH) {
+				t->st = T_IDLE;  /* deliberate: released while low */
+			} else {
+				t_lines(out, 1, 1, 1);   /* last phase done: high, then release */
+				t->st = T_END;
+			}
 		} else if (compl && !in->stop) {
 			t_lines(out, 0, 1, 0);
 			t->st = T_STOPPING;
@@ -405,7 +417,7 @@ void pci_target_step(struct pci_target *t, const struct pci_sig *in,
 	}
 	if (par_due) {
 		out->oe |= PCI_OE(PCI_PAR);
-		out->par = pci_parity(in->ad, in->cbe);
+		out->par = pci_parity(in->ad, in->cbe) ^ (t->pol.fault == PCI_TFAULT_BAD_PAR);
 	}
 }
 

@@ -141,6 +141,8 @@ struct pci_master {
 	bool last;            /* our FRAME# is deasserted: last data phase */
 	bool drove_ad;        /* drove AD last clock: PAR due now */
 	int backoff;          /* clocks REQ# stays released after a retry */
+	int fault;            /* PCI_MFAULT_* (checker tests) */
+	bool fault_done;
 	int attempt_retries;
 	/* statistics */
 	uint64_t transactions, retries, disconnects, master_aborts, words;
@@ -170,6 +172,20 @@ struct pci_target_policy {
 	unsigned retry_pct;   /* % of transactions retried (STOP# without data) */
 	unsigned disc_pct;    /* % of data phases ending the burst (TRDY# + STOP#) */
 	bool single_word;     /* every transaction disconnects with its first word */
+	int fault;            /* PCI_TFAULT_*: deliberate protocol errors (checker tests) */
+};
+
+/* Deliberate errors, to show the checker catches a live agent breaking a rule. */
+enum {
+	PCI_TFAULT_NONE,
+	PCI_TFAULT_BAD_PAR,      /* PAR of read data inverted */
+	PCI_TFAULT_NO_HIGH,      /* TRDY#/DEVSEL#/STOP# released without the high clock */
+	PCI_TFAULT_LATE_DEVSEL,  /* DEVSEL# (and data) from the fifth clock on */
+};
+enum {
+	PCI_MFAULT_NONE,
+	PCI_MFAULT_IRDY_EARLY,   /* IRDY# dropped once while a data phase waits */
+	PCI_MFAULT_NO_TURN,      /* AD still driven in a read's turnaround clock */
 };
 
 struct pci_target {

@@ -108,8 +108,12 @@ void pci_checker_clock(struct pci_checker *c, const struct pci_sig *s, uint64_t 
 
 	/* end of the previous transaction: the bus went idle */
 	if (was_active && !addr && pci_idle(s) && (c->data_done || !c->devsel_seen) && !p_addr) {
-		if (!c->devsel_seen)
+		if (!c->devsel_seen) {
 			c->master_aborts++;
+			if (!s->devsel)
+				viol(c, clk, PCI_R_DEVSEL_LATE, "DEVSEL# %llu clocks after the address phase, as the master aborted",
+				     (unsigned long long)(clk - c->addr_clk));
+		}
 		c->active = false;
 	}
 	if (addr) {

@@ -64,8 +64,8 @@ struct world {
 	struct pci_dev_info *card_dev, *nic_dev;
 };
 
-static const struct pci_target_policy quiet_bridge = { 2, 0, 0, 0, 0, false };
-static const struct pci_target_policy nic_regs = { 2, 2, 0, 0, 0, true };
+static const struct pci_target_policy quiet_bridge = { 2, 0, 0, 0, 0, false, 0 };
+static const struct pci_target_policy nic_regs = { 2, 2, 0, 0, 0, true, 0 };
 
 static void world_init(struct world *w, bool card, bool nic,
 		       const struct pci_target_policy *hb_pol, uint64_t seed)
@@ -555,7 +555,7 @@ static void t_random_waits(void)
 {
 	for (uint64_t seed = 11; seed <= 13; seed++) {
 		struct world w;
-		struct pci_target_policy pol = { (int)(seed % 3) + 1, 6, 3, 25, 15, false };
+		struct pci_target_policy pol = { (int)(seed % 3) + 1, 6, 3, 25, 15, false, 0 };
 		struct rx_driver d;
 
 		world_init(&w, true, true, &pol, seed);
@@ -641,7 +641,7 @@ static void t_nic_1488k(void)
 {
 	/* GbE line rate of 64-byte frames; interrupt latency 3..8 us, so
 	 * several packets share one ICR period (no MSI while ICR is set) */
-	static const struct pci_target_policy fast_bridge = { 1, 0, 0, 0, 0, false };
+	static const struct pci_target_policy fast_bridge = { 1, 0, 0, 0, 0, false, 0 };
 
 	nic_rate(1488095.0, 4000, 3000.0, 5000.0, &fast_bridge);
 }
@@ -742,7 +742,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 static uint64_t scenario(uint64_t seed, uint64_t *bus_hash)
 {
 	struct world w;
-	struct pci_target_policy pol = { 2, 4, 2, 20, 10, false };
+	struct pci_target_policy pol = { 2, 4, 2, 20, 10, false, 0 };
 	struct rx_driver d;
 	uint64_t h = 0xCBF29CE484222325ull;
 	uint8_t buf[BUF_SIZE];
@@ -796,7 +796,7 @@ struct trace {
 static void record_trace(struct trace *tr)
 {
 	struct world w;
-	struct pci_target_policy pol = { 2, 3, 2, 20, 20, false };
+	struct pci_target_policy pol = { 2, 3, 2, 20, 20, false, 0 };
 	struct rx_driver d;
 
 	world_init(&w, false, true, &pol, 21);
@@ -1022,6 +1022,46 @@ static void t_checker_selftest(void)
 	free(tr.s);
 }
 
+/* The checker on a live bus: one agent at a time breaks one rule on
+ * purpose (PCI_TFAULT_* / PCI_MFAULT_*), the rest is a normal run of NIC
+ * traffic and register reads; the checker must name that rule. */
+static void live_fault(const char *what, int bridge_tfault, int nic_tfault, int bridge_mfault,
+		       enum pci_rule rule)
+{
+	struct world w;
+	struct pci_target_policy pol = { 2, 2, 1, 0, 0, false, bridge_tfault };
+	struct rx_driver d;
+
+	world_init(&w, false, true, &quiet_bridge, 41);
+	w.chk.quiet = true;
+	world_enumerate(&w);
+	pci_enable_msi(&w.hb, w.nic_dev, MSI_ADDR, 0x41, 1);
+	rxd_setup(&d, &w, 32, 500.0, 500.0, 41);
+	/* faults from here on: enumeration and setup ran on a correct bus */
+	w.hb.t.pol = pol;
+	w.nic.t.pol.fault = nic_tfault;
+	w.hb.m.fault = bridge_mfault;
+	nic_e1000_traffic(&w.nic, 500000.0, 64, 20, pci_sim_ns(&w.sim) + 1000.0);
+	for (int i = 0; i < 20000 && !w.chk.count[rule]; i++)
+		pci_sim_step(&w.sim);
+	printf("live %-40s -> %s\n", what, w.chk.violations ? w.chk.first_msg : "NOT CAUGHT");
+	check(w.chk.count[rule] > 0, "live fault '%s' not caught as %s", what, pci_rule_name[rule]);
+	free(d.icr);
+	world_free(&w);
+}
+
+static void t_checker_live(void)
+{
+	live_fault("bridge target: bad PAR on read data", PCI_TFAULT_BAD_PAR, 0, 0, PCI_R_PARITY);
+	live_fault("bridge target: TRDY# released while low", PCI_TFAULT_NO_HIGH, 0, 0,
+		   PCI_R_RELEASE_LOW);
+	live_fault("NIC registers: DEVSEL# at A+5", 0, PCI_TFAULT_LATE_DEVSEL, 0, PCI_R_DEVSEL_LATE);
+	live_fault("bridge master: IRDY# dropped while waiting", 0, 0, PCI_MFAULT_IRDY_EARLY,
+		   PCI_R_IRDY_HOLD);
+	live_fault("bridge master: AD driven into read turnaround", 0, 0, PCI_MFAULT_NO_TURN,
+		   PCI_R_TURNAROUND);
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static const struct {
@@ -1029,6 +1069,7 @@ static const struct {
 	void (*fn)(void);
 } tests[] = {
 	{ "checker_selftest", t_checker_selftest },
+	{ "checker_live", t_checker_live },
 	{ "enumerate", t_enumerate },
 	{ "card_regs", t_card_regs },
 	{ "random_waits", t_random_waits },
