@@ -306,6 +306,12 @@ static void dma(struct nic_e1000 *n)
 	}
 	if (!(n->command & CMD_MASTER))
 		return;
+	if (n->rdbah || (n->msi_pending && n->msi_addr_hi)) {
+		/* dual address cycles are not modelled: refuse, do not truncate */
+		fprintf(stderr, "nic_e1000: RDBAH %08X / MSI upper address %08X: addresses above 4 GiB are not modelled\n",
+			n->rdbah, n->msi_addr_hi);
+		exit(2);
+	}
 	if (n->msi_pending && (n->msi_ctl & 1)) {
 		n->dma_buf[0] = n->msi_data;
 		pci_master_start(&n->m, PCI_CMD_MEM_WRITE, n->msi_addr_lo, 0, n->dma_buf, 1);
