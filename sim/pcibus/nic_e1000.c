@@ -65,6 +65,7 @@ static void irq_eval(struct nic_e1000 *n)
 				exit(2);
 			}
 			n->msi_edge_clk[(n->msi_q_head + n->msi_pending) % 64] = n->sim->clk;
+			n->msi_edge_seq[(n->msi_q_head + n->msi_pending) % 64] = n->edge_cause;
 			n->msi_pending++;
 		}
 	}
@@ -290,13 +291,16 @@ static void dma(struct nic_e1000 *n)
 		n->gprc++;
 		n->dst = D_IDLE;
 		n->icr |= E1000_ICR_RXT0;   /* RDTR = 0: no receive delay timer */
+		n->edge_cause = n->cur_seq;
 		irq_eval(n);
+		n->edge_cause = UINT64_MAX;
 		break;
 	}
 	case D_MSI:
 		if (n->n_msi == n->cap_msi)
 			n->msi = grow(n->msi, &n->cap_msi, sizeof(*n->msi));
-		n->msi[n->n_msi++] = (struct nic_msi_rec){ n->sim->clk, n->msi_edge_clk[n->msi_q_head] };
+		n->msi[n->n_msi++] = (struct nic_msi_rec){ n->sim->clk, n->msi_edge_clk[n->msi_q_head],
+							    n->msi_edge_seq[n->msi_q_head] };
 		n->msi_q_head = (n->msi_q_head + 1) % 64;
 		n->msi_pending--;
 		n->dst = D_IDLE;
@@ -361,6 +365,7 @@ int nic_e1000_init(struct nic_e1000 *n, struct pci_sim *sim, int devno,
 	n->sim = sim;
 	n->devno = devno;
 	n->msi_ctl = 0x80;   /* 64-bit capable, one message */
+	n->edge_cause = UINT64_MAX;
 	n->agent = pci_sim_add(sim, "nic_e1000", nic_step, n);
 	if (n->agent < 0)
 		return -1;

@@ -83,6 +83,8 @@ struct nic_pkt_rec {
 struct nic_msi_rec {
 	uint64_t clk;          /* the MSI write completed */
 	uint64_t edge_clk;     /* the rising edge of ICR & IMS it reports */
+	uint64_t seq;          /* packet whose write-back made that edge, or
+				* UINT64_MAX for an edge made by a register write */
 };
 
 struct nic_e1000 {
@@ -121,6 +123,8 @@ struct nic_e1000 {
 	uint64_t cur_seq;
 	int msi_pending;
 	uint64_t msi_edge_clk[64];
+	uint64_t msi_edge_seq[64];
+	uint64_t edge_cause;   /* packet being completed while ICR is set */
 	int msi_q_head;
 	/* records */
 	struct nic_pkt_rec *rec;

@@ -719,6 +719,40 @@ static void t_nic_msi_to_card(void)
 	run_traffic(&w, &d, 300000.0, 60, 1000);
 	printf("doorbell %08X: %zu writes\n", door, db.n);
 	check(db.bad == 0, "%s", db.first_bad);
+	/* the delay the card's stamp will carry: true arrival of the packet
+	 * whose write-back raised the edge -> the PCI clock edge at which the
+	 * card samples the doorbell data phase */
+	check(db.n == w.nic.n_msi, "%zu doorbell writes on the bus, the NIC sent %zu", db.n,
+	      w.nic.n_msi);
+	if (db.n && db.n == w.nic.n_msi) {
+		double *lat = malloc(db.n * sizeof(*lat)), sum = 0;
+		size_t m = 0;
+
+		if (!lat)
+			exit(2);
+		for (size_t i = 0; i < db.n; i++) {
+			uint64_t seq = w.nic.msi[i].seq;
+
+			if (seq >= w.nic.n_rec) {
+				check(0, "MSI %zu not raised by a packet", i);
+				continue;
+			}
+			lat[m] = (double)(db.clk[i] + 1) * PCI_PERIOD_NS - w.nic.rec[seq].t_arrival_ns;
+			check(lat[m] > 0, "MSI %zu before its packet arrived", i);
+			sum += lat[m++];
+		}
+		for (size_t i = 1; i < m; i++)   /* insertion sort, m is small */
+			for (size_t k = i; k > 0 && lat[k - 1] > lat[k]; k--) {
+				double x = lat[k];
+
+				lat[k] = lat[k - 1];
+				lat[k - 1] = x;
+			}
+		if (m)
+			printf("arrival -> doorbell sampled by the card: min %.0f, mean %.0f, p99 %.0f, max %.0f ns\n",
+			       lat[0], sum / (double)m, lat[(m * 99) / 100], lat[m - 1]);
+		free(lat);
+	}
 	check(w.hb.n_msi == 0, "%zu MSIs reached the host bridge", w.hb.n_msi);
 	traffic_verdict(&w, &d, 1000, 300000.0);
 	checker_verdict(&w);
