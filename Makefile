@@ -33,6 +33,7 @@ deps:
 include mk/regmap.mk
 include mk/hdl.mk
 -include mk/sim.mk
+-include mk/pcibus.mk
 -include mk/bitstream.mk
 include mk/repo.mk
 -include mk/tools.mk

@@ -22,7 +22,11 @@ HDL_EXTRA_SRCS := $(wildcard hdl/core/spi_reg_port.vhd)
 SUITES += hdl
 test-hdl: $(REGS_VHD)
 	@sh tests/hdl/run.sh $(HDL_CORE_SRCS) $(HDL_EXTRA_SRCS) $(HDL_PCI_SRCS) \
-		$(HDL_CAPTURE_SRCS)
+		$(HDL_CAPTURE_SRCS) $(HDL_CARD_SRCS)
+
+# The card without its board (pci_target + clock_core + later the capture
+# unit), last: it instantiates all of the above. mk/pcibus.mk verilates it.
+HDL_CARD_SRCS := hdl/card/synpcix_card.vhd
 
 # MSI capture slots, stamping engine, card interrupts and the DMA arbiter
 # (issue 3; docs/card-internals.md), in compile order

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The card on a simulated PCI bus (sim/pcibus/): the card top
+# (hdl/card/synpcix_card.vhd) through GHDL -> hdl/boards/ghdl_verilog.sh ->
+# Verilator, with C models of the host bridge, arbiter, an e1000-like NIC
+# and a protocol checker on every PCI clock; the `pcibus` test suite.
+#
+#   VHDL (clock core, pci_target, card top) --ghdl -a--> build/pcibus/work
+#     --ghdl_verilog.sh--> build/pcibus/synpcix_card.v
+#     --verilator --cc--> build/pcibus/obj/Vsynpcix_card__ALL.a
+#   + card_agent.cpp (the only C++) + C models --> build/pcibus/pcibus_tests
+
+PCIBUS_DIR := $(BUILD)/pcibus
+PCIBUS_OBJ := $(PCIBUS_DIR)/obj
+PCIBUS_SRC := sim/pcibus
+
+PCIBUS_HDL_SRCS := $(HDL_CORE_SRCS) $(PCI_IDS_VHD) hdl/pci/pci_target.vhd \
+	$(HDL_CAPTURE_SRCS) $(HDL_CARD_SRCS)
+
+VERILATOR ?= verilator
+PCIBUS_VROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+
+# Same warning policy as mk/sim.mk: only GHDL's netlist-style warnings are
+# waived, anything else (WIDTH above all) stops the build.
+PCIBUS_VFLAGS := --cc --build -O3 --x-assign fast --x-initial fast --no-timing \
+	--top-module synpcix_card -Wno-COMBDLY -Wno-INITIALDLY -Wno-CASEINCOMPLETE \
+	-Wno-UNUSED -Wno-PINCONNECTEMPTY -Wno-MULTIDRIVEN \
+	-MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2"
+
+PCIBUS_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -I$(PCIBUS_SRC) -Idriver/core
+PCIBUS_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -I$(GEN) -I$(PCIBUS_SRC) -I$(PCIBUS_OBJ) \
+	-isystem $(PCIBUS_VROOT)/include -isystem $(PCIBUS_VROOT)/include/vltstd
+
+PCIBUS_C_MODELS := pci_bus pci_checker pci_arbiter pci_monitor host_bridge enumerate nic_e1000 pci_rng
+PCIBUS_OBJS := $(addprefix $(PCIBUS_DIR)/,$(addsuffix .o,$(PCIBUS_C_MODELS)))
+PCIBUS_VLIB := $(PCIBUS_OBJ)/Vsynpcix_card__ALL.a
+PCIBUS_VRT  := $(PCIBUS_DIR)/verilated.o $(PCIBUS_DIR)/verilated_threads.o
+PCIBUS_HDRS := $(wildcard $(PCIBUS_SRC)/*.h) $(REGS_H)
+
+.PHONY: pcibus test-pcibus
+SUITES += pcibus
+
+pcibus: $(PCIBUS_DIR)/pcibus_tests
+
+$(PCIBUS_DIR)/synpcix_card.v: $(PCIBUS_HDL_SRCS) hdl/boards/ghdl_verilog.sh hdl/boards/ghdl_verilog_fix.awk
+	@rm -rf $(PCIBUS_DIR)/work && mkdir -p $(PCIBUS_DIR)/work
+	ghdl -a --std=08 --workdir=$(PCIBUS_DIR)/work $(PCIBUS_HDL_SRCS)
+	sh hdl/boards/ghdl_verilog.sh $@ $(PCIBUS_DIR)/work synpcix_card
+
+$(PCIBUS_VLIB): $(PCIBUS_DIR)/synpcix_card.v
+	@rm -rf $(PCIBUS_OBJ)
+	$(VERILATOR) $(PCIBUS_VFLAGS) --Mdir $(PCIBUS_OBJ) $^ >$(PCIBUS_DIR)/verilator.log 2>&1 || \
+		{ tail -n 40 $(PCIBUS_DIR)/verilator.log; exit 1; }
+
+$(PCIBUS_DIR)/card_agent.o: $(PCIBUS_SRC)/card_agent.cpp $(PCIBUS_HDRS) $(PCIBUS_VLIB)
+	$(CXX) $(PCIBUS_CXXFLAGS) -c $< -o $@
+
+$(PCIBUS_VRT): $(PCIBUS_DIR)/%.o: $(PCIBUS_VROOT)/include/%.cpp $(PCIBUS_VLIB)
+	$(CXX) $(PCIBUS_CXXFLAGS) -w -c $< -o $@
+
+$(PCIBUS_DIR)/%.o: $(PCIBUS_SRC)/%.c $(PCIBUS_HDRS)
+	@mkdir -p $(PCIBUS_DIR)
+	$(CC) $(PCIBUS_CFLAGS) -c $< -o $@
+
+$(PCIBUS_DIR)/pcibus_tests.o: tests/pcibus/pcibus_tests.c $(PCIBUS_HDRS)
+	@mkdir -p $(PCIBUS_DIR)
+	$(CC) $(PCIBUS_CFLAGS) -c $< -o $@
+
+$(PCIBUS_DIR)/pcibus_tests: $(PCIBUS_DIR)/pcibus_tests.o $(PCIBUS_OBJS) \
+		$(PCIBUS_DIR)/card_agent.o $(PCIBUS_VLIB) $(PCIBUS_VRT)
+	$(CXX) -o $@ $^ -lm -pthread
+
+test-pcibus: $(PCIBUS_DIR)/pcibus_tests
+	@sh tests/pcibus/run.sh

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Verilator glue of the card on the PCI bus model: the only C++ of
+ * sim/pcibus (Verilator's model is a C++ class). See card_agent.h.
+ *
+ * Scheduling: only rising edges matter (the card has no negedge logic).
+ * Before a PCI clock edge at time T every timebase edge earlier than T is
+ * run; a timebase edge at exactly T rises together with the PCI clock.
+ */
+#include <cstdint>
+
+#include "Vsynpcix_card.h"
+#include "verilated.h"
+
+#include "card_agent.h"
+
+static const uint64_t BUS_PS = (uint64_t)(PCI_PERIOD_NS * 1000.0 + 0.5);
+static const uint64_t TB_PS = 8000;
+
+struct card_agent {
+	VerilatedContext *vctx;
+	Vsynpcix_card *top;
+	int agent, devno;
+	uint64_t next_tb, next_bus;
+	uint64_t n_tb, n_bus;
+};
+
+extern "C" struct card_agent *card_agent_new(int devno)
+{
+	struct card_agent *c = new card_agent();
+
+	c->vctx = new VerilatedContext;
+	c->top = new Vsynpcix_card{c->vctx};
+	c->devno = devno;
+	c->next_tb = 3300;
+	c->next_bus = BUS_PS;
+	c->top->clk = 1;
+	c->top->tb_clk = 1;
+	c->top->rst_n = 0;
+	c->top->frame_n_in = 1;
+	c->top->irdy_n_in = 1;
+	c->top->trdy_n_in = 1;
+	c->top->devsel_n_in = 1;
+	c->top->stop_n_in = 1;
+	c->top->perr_n_in = 1;
+	c->top->gnt_n = 1;
+	c->top->ad_in = 0xFFFFFFFFu;
+	c->top->cbe_n_in = 0xF;
+	c->top->par_in = 1;
+	c->top->pps_in = 0;
+	c->top->event_in = 0;
+	c->top->eval();
+	return c;
+}
+
+extern "C" void card_agent_free(struct card_agent *c)
+{
+	if (!c)
+		return;
+	c->top->final();
+	delete c->top;
+	delete c->vctx;
+	delete c;
+}
+
+extern "C" void card_agent_set_index(struct card_agent *c, int agent)
+{
+	c->agent = agent;
+}
+
+extern "C" uint64_t card_agent_tb_clocks(const struct card_agent *c)
+{
+	return c->n_tb;
+}
+
+static void edge(struct card_agent *c, bool tb, bool bus)
+{
+	if (tb)
+		c->top->tb_clk = 0;
+	if (bus)
+		c->top->clk = 0;
+	c->top->eval();
+	if (tb)
+		c->top->tb_clk = 1;
+	if (bus)
+		c->top->clk = 1;
+	c->top->eval();
+}
+
+extern "C" void card_agent_step(void *ctx, const struct pci_sig *in, struct pci_drive *out)
+{
+	struct card_agent *c = (struct card_agent *)ctx;
+	Vsynpcix_card *t = c->top;
+
+	t->rst_n = c->n_bus >= CARD_RST_CLOCKS;
+	t->ad_in = in->ad;
+	t->cbe_n_in = in->cbe;
+	t->par_in = in->par;
+	t->frame_n_in = in->frame;
+	t->irdy_n_in = in->irdy;
+	t->trdy_n_in = in->trdy;
+	t->devsel_n_in = in->devsel;
+	t->stop_n_in = in->stop;
+	t->perr_n_in = in->perr;
+	t->idsel_in = (in->ad >> (16 + c->devno)) & 1;
+	t->gnt_n = (in->gnt_n_mask >> c->agent) & 1;
+	while (c->next_tb < c->next_bus) {
+		edge(c, true, false);
+		c->next_tb += TB_PS;
+		c->n_tb++;
+	}
+	bool tb = c->next_tb == c->next_bus;
+
+	edge(c, tb, true);
+	if (tb) {
+		c->next_tb += TB_PS;
+		c->n_tb++;
+	}
+	c->next_bus += BUS_PS;
+	c->n_bus++;
+
+	out->oe = 0;
+	out->req_n = t->req_n;
+	if (t->ad_oe) { out->oe |= PCI_OE(PCI_AD); out->ad = t->ad_out; }
+	if (t->cbe_n_oe) { out->oe |= PCI_OE(PCI_CBE); out->cbe = t->cbe_n_out; }
+	if (t->par_oe) { out->oe |= PCI_OE(PCI_PAR); out->par = t->par_out; }
+	if (t->frame_n_oe) { out->oe |= PCI_OE(PCI_FRAME); out->frame = t->frame_n_out; }
+	if (t->irdy_n_oe) { out->oe |= PCI_OE(PCI_IRDY); out->irdy = t->irdy_n_out; }
+	if (t->trdy_n_oe) { out->oe |= PCI_OE(PCI_TRDY); out->trdy = t->trdy_n_out; }
+	if (t->devsel_n_oe) { out->oe |= PCI_OE(PCI_DEVSEL); out->devsel = t->devsel_n_out; }
+	if (t->stop_n_oe) { out->oe |= PCI_OE(PCI_STOP); out->stop = t->stop_n_out; }
+	if (t->perr_n_oe) { out->oe |= PCI_OE(PCI_PERR); out->perr = t->perr_n_out; }
+	if (t->serr_n_oe) out->oe |= PCI_OE(PCI_SERR);
+	if (t->inta_n_oe) out->oe |= PCI_OE(PCI_INTA);
+}

@@ -1,0 +1,1141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The card and an e1000-like NIC on a simulated PCI bus (sim/pcibus/),
+ * with the protocol checker on every clock. One test per invocation:
+ *   pcibus_tests --list        names, one a line
+ *   pcibus_tests NAME          runs it; last line "NAME: PASS" or FAIL lines
+ * Every test fails on any checker violation.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pci_bus.h"
+#include "pci_arbiter.h"
+#include "pci_checker.h"
+#include "pci_monitor.h"
+#include "host_bridge.h"
+#include "enumerate.h"
+#include "nic_e1000.h"
+#include "card_agent.h"
+#include "synpcix_regs.h"
+#include "synpcix_pci_ids.h"
+
+static int failures;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok)
+		return;
+	failures++;
+	printf("FAIL ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* ---- the world: bridge (agent 0), card, NIC ------------------------------ */
+
+#define CARD_DEV 3
+#define NIC_DEV 5
+#define MMIO_BASE 0xE0000000u
+#define MSI_ADDR 0xFEE00000u
+#define RING_BASE 0x00100000u
+#define BUF_BASE 0x00200000u
+#define BUF_SIZE 2048u
+
+struct world {
+	struct pci_sim sim;
+	struct pci_arbiter arb;
+	struct pci_checker chk;
+	struct host_bridge hb;
+	struct nic_e1000 nic;
+	struct card_agent *card;
+	bool has_card, has_nic;
+	struct pci_dev_info devs[8];
+	int n_devs;
+	struct pci_dev_info *card_dev, *nic_dev;
+};
+
+static const struct pci_target_policy quiet_bridge = { 2, 0, 0, 0, 0, false, 0 };
+static const struct pci_target_policy nic_regs = { 2, 2, 0, 0, 0, true, 0 };
+
+static void world_init(struct world *w, bool card, bool nic,
+		       const struct pci_target_policy *hb_pol, uint64_t seed)
+{
+	memset(w, 0, sizeof(*w));
+	pci_checker_init(&w->chk);
+	pci_sim_init(&w->sim, &w->arb, &w->chk);
+	if (host_bridge_init(&w->hb, &w->sim, 0x40000000u, hb_pol, seed)) {
+		fprintf(stderr, "bridge is not agent 0\n");
+		exit(2);
+	}
+	if (card) {
+		w->card = card_agent_new(CARD_DEV);
+		card_agent_set_index(w->card, pci_sim_add(&w->sim, "card", card_agent_step, w->card));
+		w->has_card = true;
+	}
+	if (nic) {
+		nic_e1000_init(&w->nic, &w->sim, NIC_DEV, &nic_regs, seed * 7 + 1);
+		w->has_nic = true;
+	}
+	pci_arbiter_init(&w->arb, (uint8_t)((1u << w->sim.n) - 1), 0);
+	hb_run(&w->hb, CARD_RST_CLOCKS + 8);   /* RST# */
+}
+
+static void world_free(struct world *w)
+{
+	host_bridge_free(&w->hb);
+	if (w->has_nic)
+		nic_e1000_free(&w->nic);
+	card_agent_free(w->card);
+}
+
+static void world_enumerate(struct world *w)
+{
+	w->n_devs = pci_enumerate(&w->hb, w->devs, 8, 16, MMIO_BASE);
+	for (int i = 0; i < w->n_devs; i++) {
+		if (w->devs[i].dev == CARD_DEV)
+			w->card_dev = &w->devs[i];
+		if (w->devs[i].dev == NIC_DEV)
+			w->nic_dev = &w->devs[i];
+	}
+}
+
+static void checker_verdict(struct world *w)
+{
+	pci_checker_report(&w->chk, stdout);
+	check(w->chk.violations == 0, "protocol checker: %s", w->chk.first_msg);
+}
+
+/* ---- the e1000 driver's receive path, as a per-clock software model ------ */
+
+struct icr_rec {
+	uint64_t clk;
+	uint32_t val;
+};
+
+/* where the driver learns of the NIC's MSIs: count and clock of each */
+struct msi_source {
+	size_t (*n)(void *src);
+	uint64_t (*at)(void *src, size_t i);
+	void *src;
+};
+
+static size_t bridge_msi_n(void *src)
+{
+	return ((struct host_bridge *)src)->n_msi;
+}
+
+static uint64_t bridge_msi_at(void *src, size_t i)
+{
+	return ((struct host_bridge *)src)->msi[i].clk;
+}
+
+struct rx_driver {
+	struct world *w;
+	struct msi_source ms;
+	uint32_t bar, ring_n, next;
+	double latency_ns;     /* MSI arrival -> ISR reads ICR (plus random 0..jitter) */
+	double jitter_ns;
+	struct pci_rng rng;
+	size_t msi_seen;
+	int state;
+	double t_due;
+	uint64_t ticket;
+	struct icr_rec *icr;
+	size_t n_icr, cap_icr;
+	uint64_t delivered, bad;
+	char first_bad[200];
+};
+
+static void rxd_desc_init(struct rx_driver *d, uint32_t i)
+{
+	struct host_mem *m = &d->w->hb.mem;
+	uint32_t a = RING_BASE + 16 * i;
+
+	host_mem_write32(m, a, BUF_BASE + BUF_SIZE * i, 0);
+	host_mem_write32(m, a + 4, 0, 0);
+	host_mem_write32(m, a + 8, 0, 0);
+	host_mem_write32(m, a + 12, 0, 0);
+}
+
+static void rxd_bad(struct rx_driver *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->bad++ == 0) {
+		va_start(ap, fmt);
+		vsnprintf(d->first_bad, sizeof(d->first_bad), fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* the ISR's ring scan: every descriptor with DD, checked against the
+ * generator's packet (no drops expected: packet k is sequence k) */
+static void rxd_clean(struct rx_driver *d)
+{
+	struct host_mem *m = &d->w->hb.mem;
+	uint32_t len = d->w->nic.pkt_len;
+	uint8_t buf[BUF_SIZE];
+
+	for (;;) {
+		uint32_t a = RING_BASE + 16 * d->next;
+		uint32_t w2 = host_mem_read32(m, a + 8), w3 = host_mem_read32(m, a + 12);
+
+		if (!(w3 & E1000_RXD_STAT_DD))
+			break;
+		uint64_t seq = d->delivered;
+
+		if ((w2 & 0xFFFF) != len)
+			rxd_bad(d, "desc %u: length %u, packet had %u", d->next, w2 & 0xFFFF, len);
+		if ((w3 & 0xFF) != (E1000_RXD_STAT_DD | E1000_RXD_STAT_EOP) || (w3 >> 8))
+			rxd_bad(d, "desc %u: status/errors/special %08X", d->next, w3);
+		host_mem_read(m, BUF_BASE + BUF_SIZE * d->next, buf, len);
+		for (uint32_t i = 0; i < len; i++)
+			if (buf[i] != nic_pkt_byte(seq, i)) {
+				rxd_bad(d, "desc %u (packet %llu): byte %u is %02X, want %02X", d->next,
+					(unsigned long long)seq, i, buf[i], nic_pkt_byte(seq, i));
+				break;
+			}
+		if (seq < d->w->nic.n_rec && d->w->nic.rec[seq].desc != d->next)
+			rxd_bad(d, "packet %llu: NIC says desc %u, found in %u", (unsigned long long)seq,
+				d->w->nic.rec[seq].desc, d->next);
+		rxd_desc_init(d, d->next);
+		d->delivered++;
+		d->next = (d->next + 1) % d->ring_n;
+	}
+	/* give the cleaned descriptors back; one stays empty (RDT = next - 1) */
+	hb_submit(&d->w->hb, PCI_CMD_MEM_WRITE, d->bar + E1000_RDT, 0,
+		  (d->next + d->ring_n - 1) % d->ring_n);
+}
+
+static void rxd_hook(void *ctx, uint64_t clk)
+{
+	struct rx_driver *d = ctx;
+	struct host_bridge *hb = &d->w->hb;
+	double now = (double)clk * PCI_PERIOD_NS;
+
+	size_t n_msi = d->ms.n(d->ms.src);
+
+	if (d->state == 0 && n_msi > d->msi_seen) {
+		d->msi_seen = n_msi;
+		d->t_due = now + d->latency_ns + d->jitter_ns * pci_rng_unit(&d->rng);
+		d->state = 1;
+	}
+	if (d->state == 1 && now >= d->t_due && !hb_queue_full(hb)) {
+		d->ticket = hb_submit(hb, PCI_CMD_MEM_READ, d->bar + E1000_ICR, 0, 0);
+		d->state = 2;
+	}
+	if (d->state == 2 && hb_done(hb, d->ticket)) {
+		const struct hb_op *op = hb_op_get(hb, d->ticket);
+
+		if (d->n_icr == d->cap_icr) {
+			d->cap_icr = d->cap_icr ? 2 * d->cap_icr : 1024;
+			d->icr = realloc(d->icr, d->cap_icr * sizeof(*d->icr));
+			if (!d->icr)
+				exit(2);
+		}
+		d->icr[d->n_icr++] = (struct icr_rec){ op->clk_done, op->data };
+		rxd_clean(d);
+		d->state = 0;
+	}
+}
+
+static void rxd_setup(struct rx_driver *d, struct world *w, uint32_t ring_n, double latency_ns,
+		      double jitter_ns, uint64_t seed)
+{
+	struct host_bridge *hb = &w->hb;
+
+	memset(d, 0, sizeof(*d));
+	d->w = w;
+	d->ms = (struct msi_source){ bridge_msi_n, bridge_msi_at, hb };
+	d->bar = w->nic_dev->bar[0].addr;
+	d->ring_n = ring_n;
+	d->latency_ns = latency_ns;
+	d->jitter_ns = jitter_ns;
+	pci_rng_seed(&d->rng, seed);
+	for (uint32_t i = 0; i < ring_n; i++)
+		rxd_desc_init(d, i);
+	/* e1000_configure_rx order: ring, head/tail, then enable; IMS last */
+	hb_mem_write32(hb, d->bar + E1000_RDBAL, RING_BASE);
+	hb_mem_write32(hb, d->bar + E1000_RDBAH, 0);
+	hb_mem_write32(hb, d->bar + E1000_RDLEN, ring_n * 16);
+	hb_mem_write32(hb, d->bar + E1000_RDH, 0);
+	hb_mem_write32(hb, d->bar + E1000_RDT, ring_n - 1);
+	hb_mem_write32(hb, d->bar + E1000_RDTR, 0);
+	hb_mem_write32(hb, d->bar + E1000_RCTL, E1000_RCTL_EN);
+	hb_mem_write32(hb, d->bar + E1000_IMS, E1000_ICR_RXT0);
+	pci_sim_add_hook(&w->sim, rxd_hook, d);
+}
+
+/*
+ * The 8254x MSI rules, judged from what the bus shows:
+ *  - none while ICR is set: between two MSIs the host read ICR with a
+ *    nonzero value (the NIC only sends on a rising edge of ICR & IMS);
+ *  - one per rising edge: replaying the bus order of descriptor
+ *    write-backs (each sets ICR.RXT0) and ICR reads (each clears it), a
+ *    write-back finding ICR clear is a rising edge; MSIs must equal them.
+ */
+static void check_msi_rules(struct rx_driver *d)
+{
+	struct world *w = d->w;
+	size_t n_msi = d->ms.n(d->ms.src), j = 0, r = 0;
+	uint64_t edges = 0;
+	bool icr_set = false;
+
+	for (size_t i = 1; i < n_msi; i++) {
+		uint64_t m0 = d->ms.at(d->ms.src, i - 1), m1 = d->ms.at(d->ms.src, i);
+		bool cleared = false;
+
+		while (j < d->n_icr && d->icr[j].clk < m0)
+			j++;
+		for (size_t k = j; k < d->n_icr && d->icr[k].clk < m1; k++)
+			if (d->icr[k].val)
+				cleared = true;
+		check(cleared, "MSI %zu (clock %llu) came while ICR was still set", i,
+		      (unsigned long long)m1);
+		if (!cleared)
+			break;
+	}
+	for (size_t p = 0; p < w->nic.n_rec; p++) {
+		const struct nic_pkt_rec *pr = &w->nic.rec[p];
+
+		if (pr->dropped || pr->t_wb_ns == 0)
+			continue;
+		uint64_t wb_clk = (uint64_t)(pr->t_wb_ns / PCI_PERIOD_NS + 0.5);
+
+		while (r < d->n_icr && d->icr[r].clk < wb_clk) {
+			icr_set = false;
+			r++;
+		}
+		if (!icr_set)
+			edges++;
+		icr_set = true;
+	}
+	check(n_msi == edges, "%zu MSIs for %llu rising edges of ICR & IMS", n_msi,
+	      (unsigned long long)edges);
+	printf("MSIs %zu, rising edges %llu, ICR reads %zu\n", n_msi,
+	       (unsigned long long)edges, d->n_icr);
+}
+
+static void check_bridge_msis(struct world *w)
+{
+	struct host_bridge *hb = &w->hb;
+
+	for (size_t i = 0; i < hb->n_msi; i++)
+		if (hb->msi[i].addr != MSI_ADDR || hb->msi[i].data != 0x41) {
+			check(0, "MSI %zu: %08X <- %08X, programmed %08X <- 0x41", i, hb->msi[i].addr,
+			      hb->msi[i].data, MSI_ADDR);
+			break;
+		}
+}
+
+/* Arrival times: increasing, at least a wire time apart, mean rate right. */
+static void check_arrivals(struct world *w, double rate)
+{
+	const struct nic_e1000 *n = &w->nic;
+	double wire = nic_wire_ns(n->pkt_len), lat_sum = 0, lat_max = 0;
+
+	for (size_t i = 1; i < n->n_rec; i++)
+		if (n->rec[i].t_arrival_ns - n->rec[i - 1].t_arrival_ns < wire - 1e-6) {
+			check(0, "packets %zu and %zu closer than the wire time", i - 1, i);
+			break;
+		}
+	if (n->n_rec > 1) {
+		double span = n->rec[n->n_rec - 1].t_arrival_ns - n->rec[0].t_arrival_ns;
+		double got = (double)(n->n_rec - 1) / span * 1e9;
+
+		printf("arrivals: %zu packets, mean rate %.0f pps (asked %.0f)\n", n->n_rec, got, rate);
+		check(got > 0.9 * rate && got < 1.1 * rate, "mean arrival rate %.0f pps, asked %.0f",
+		      got, rate);
+	}
+	for (size_t i = 0; i < n->n_rec; i++) {
+		double l = n->rec[i].t_wb_ns - n->rec[i].t_arrival_ns;
+
+		if (n->rec[i].t_wb_ns == 0 || l <= 0) {
+			check(0, "packet %zu: no write-back after its arrival", i);
+			break;
+		}
+		lat_sum += l;
+		if (l > lat_max)
+			lat_max = l;
+	}
+	if (n->n_rec)
+		printf("arrival -> descriptor written back: mean %.0f ns, max %.0f ns\n",
+		       lat_sum / (double)n->n_rec, lat_max);
+}
+
+/* Run NIC traffic to completion with the driver model; returns clocks. */
+static uint64_t run_traffic(struct world *w, struct rx_driver *d, double rate, uint32_t len,
+			    uint64_t n_pkts)
+{
+	uint64_t c0 = w->sim.clk;
+	uint64_t limit = (uint64_t)((double)n_pkts / rate * 1e9 / PCI_PERIOD_NS) * 2 + 200000;
+
+	nic_e1000_traffic(&w->nic, rate, len, n_pkts, pci_sim_ns(&w->sim) + 1000.0);
+	while (d->delivered < n_pkts && w->sim.clk - c0 < limit && w->chk.violations == 0)
+		pci_sim_step(&w->sim);
+	hb_run(&w->hb, 2000);   /* let the last MSI and ICR read land */
+	return w->sim.clk - c0;
+}
+
+static void traffic_verdict(struct world *w, struct rx_driver *d, uint64_t n_pkts, double rate)
+{
+	uint32_t mpc = hb_mem_read32(&w->hb, d->bar + E1000_MPC);
+
+	printf("delivered %llu of %llu, MPC %u, descriptor errors %llu\n",
+	       (unsigned long long)d->delivered, (unsigned long long)n_pkts, mpc,
+	       (unsigned long long)d->bad);
+	check(d->delivered == n_pkts, "delivered %llu of %llu packets",
+	      (unsigned long long)d->delivered, (unsigned long long)n_pkts);
+	check(mpc == 0, "NIC missed %u packets (FIFO full)", mpc);
+	check(d->bad == 0, "descriptor check: %s", d->first_bad);
+	check_arrivals(w, rate);
+	check_msi_rules(d);
+	if (d->ms.src == &w->hb)
+		check_bridge_msis(w);
+	free(d->icr);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+static void t_enumerate(void)
+{
+	struct world w;
+
+	world_init(&w, true, true, &quiet_bridge, 1);
+	world_enumerate(&w);
+	check(w.n_devs == 2, "found %d devices, want 2 (card, NIC)", w.n_devs);
+	check(w.chk.master_aborts >= 14, "empty slots: %llu master aborts, want >= 14",
+	      (unsigned long long)w.chk.master_aborts);
+	if (!w.card_dev || !w.nic_dev) {
+		check(0, "card or NIC not found");
+		world_free(&w);
+		return;
+	}
+	struct pci_dev_info *c = w.card_dev, *n = w.nic_dev;
+
+	printf("card: %04x:%04x class %06x BAR0 %08x size %u, caps %d (MSI at %02x)\n",
+	       c->vendor, c->device, c->class_rev >> 8, c->bar[0].addr, c->bar[0].size,
+	       c->n_caps, c->msi_pos);
+	printf("nic:  %04x:%04x class %06x BAR0 %08x size %u%s, caps %d (MSI at %02x)\n",
+	       n->vendor, n->device, n->class_rev >> 8, n->bar[0].addr, n->bar[0].size,
+	       n->bar[0].is_64 ? " 64-bit" : "", n->n_caps, n->msi_pos);
+	check(c->vendor == SYNPCIX_PCI_VENDOR_ID && c->device == SYNPCIX_PCI_DEVICE_ID,
+	      "card IDs %04x:%04x", c->vendor, c->device);
+	check(c->subvendor == SYNPCIX_PCI_SUBVENDOR_ID && c->subdevice == SYNPCIX_PCI_SUBDEVICE_ID,
+	      "card subsystem %04x:%04x", c->subvendor, c->subdevice);
+	check((c->class_rev >> 8) == SYNPCIX_PCI_CLASS, "card class %06x", c->class_rev >> 8);
+	check(c->header == 0, "card header type %02x", c->header);
+	check(c->bar[0].size == 4096 && !c->bar[0].is_io && !c->bar[0].is_64,
+	      "card BAR0 size %u io %d 64 %d", c->bar[0].size, c->bar[0].is_io, c->bar[0].is_64);
+	for (int i = 1; i < 6; i++)
+		check(c->bar[i].size == 0, "card BAR%d size %u, want none", i, c->bar[i].size);
+	check(c->n_caps == 1 && c->cap_id[0] == 0x05 && c->msi_pos == 0x40,
+	      "card capabilities: %d, first %02x at %02x", c->n_caps, c->cap_id[0], c->cap_pos[0]);
+	check(n->vendor == NIC_VENDOR && n->device == NIC_DEVICE, "NIC IDs %04x:%04x", n->vendor,
+	      n->device);
+	check(n->bar[0].size == NIC_BAR0_SIZE && n->bar[0].is_64, "NIC BAR0 size %u 64 %d",
+	      n->bar[0].size, n->bar[0].is_64);
+	check(n->n_caps == 3 && n->cap_id[0] == 0x01 && n->cap_id[1] == 0x07 && n->cap_id[2] == 0x05 &&
+	      n->msi_pos == 0xF0, "NIC capabilities %d: %02x %02x %02x, MSI at %02x", n->n_caps,
+	      n->cap_id[0], n->cap_id[1], n->cap_id[2], n->msi_pos);
+	check(c->bar[0].addr % 4096 == 0 && n->bar[0].addr % NIC_BAR0_SIZE == 0 &&
+	      c->bar[0].addr != n->bar[0].addr, "BAR placement %08x %08x", c->bar[0].addr,
+	      n->bar[0].addr);
+	/* command: memory + bus master */
+	uint32_t cc = hb_cfg_read(&w.hb, CARD_DEV, 0, 0x04, 2);
+
+	check((cc & 0x6) == 0x6, "card command %04x, want memory | master", cc);
+	check((hb_cfg_read(&w.hb, NIC_DEV, 0, 0x04, 2) & 0x6) == 0x6, "NIC command");
+	/* BAR read back */
+	check(hb_cfg_read(&w.hb, CARD_DEV, 0, 0x10, 4) == c->bar[0].addr, "card BAR0 read back");
+	/* MSI, as pci_alloc_irq_vectors(4) / (1) would */
+	int cv = pci_enable_msi(&w.hb, c, MSI_ADDR, 0x40, 4);
+	int nv = pci_enable_msi(&w.hb, n, MSI_ADDR, 0x41, 1);
+
+	check(cv == 4, "card granted %d MSI vectors, want 4 (MMC)", cv);
+	check(nv == 1, "NIC granted %d MSI vectors, want 1", nv);
+	uint32_t ctl = hb_cfg_read(&w.hb, CARD_DEV, 0, 0x42, 2);
+
+	check((ctl & 1) && ((ctl >> 4) & 7) == 2 && (ctl & 0x80), "card MSI control %04x", ctl);
+	check(hb_cfg_read(&w.hb, CARD_DEV, 0, 0x44, 4) == MSI_ADDR &&
+	      hb_cfg_read(&w.hb, CARD_DEV, 0, 0x48, 4) == 0 &&
+	      hb_cfg_read(&w.hb, CARD_DEV, 0, 0x4C, 2) == 0x40, "card MSI address/data read back");
+	check(hb_cfg_read(&w.hb, CARD_DEV, 0, 0x04, 2) & 0x400, "card INTx not disabled");
+	ctl = hb_cfg_read(&w.hb, NIC_DEV, 0, 0xF2, 2);
+	check((ctl & 1) && ((ctl >> 4) & 7) == 0, "NIC MSI control %04x", ctl);
+	check(hb_cfg_read(&w.hb, NIC_DEV, 0, 0xF4, 4) == MSI_ADDR &&
+	      hb_cfg_read(&w.hb, NIC_DEV, 0, 0xFC, 2) == 0x41, "NIC MSI address/data read back");
+	/* the card answers in its BAR (one register read to show decode on) */
+	uint32_t magic = hb_mem_read32(&w.hb, c->bar[0].addr + SYNPCIX_ID_MAGIC);
+
+	check(magic == SYNPCIX_ID_MAGIC_RESET, "id.magic %08x", magic);
+	/* nobody answers between the BARs: master abort, all ones */
+	uint32_t none = hb_mem_read32(&w.hb, c->bar[0].addr + 0x1000);
+
+	check(none == 0xFFFFFFFFu && hb_last_result(&w.hb) == PCI_MASTER_ABORT,
+	      "read outside every BAR: %08x result %d", none, hb_last_result(&w.hb));
+	/* an idle bus is parked on the bridge: its GNT# alone, AD/C/BE#/PAR
+	 * driven by it */
+	hb_run(&w.hb, 50);
+	check(w.sim.sig.gnt_n_mask == 0xFE && w.sim.sig.drv[PCI_AD] == 0 &&
+	      w.sim.sig.drv[PCI_CBE] == 0 && w.sim.sig.drv[PCI_PAR] == 0,
+	      "idle bus not parked on the bridge: GNT# %02x, AD driven by %d",
+	      w.sim.sig.gnt_n_mask, w.sim.sig.drv[PCI_AD]);
+	checker_verdict(&w);
+	world_free(&w);
+}
+
+static void t_card_regs(void)
+{
+	struct world w;
+	static const uint32_t pat[] = { 0x00000000, 0xFFFFFFFF, 0xA5A5A5A5, 0x5A5A5A5A,
+					0x12345678, 0x80000001 };
+
+	world_init(&w, true, false, &quiet_bridge, 2);
+	world_enumerate(&w);
+	if (!w.card_dev) {
+		check(0, "card not found");
+		world_free(&w);
+		return;
+	}
+	uint32_t bar = w.card_dev->bar[0].addr;
+	uint32_t magic = hb_mem_read32(&w.hb, bar + SYNPCIX_ID_MAGIC);
+
+	check(magic == SYNPCIX_ID_MAGIC_RESET, "id.magic %08x, want %08x", magic,
+	      SYNPCIX_ID_MAGIC_RESET);
+	for (unsigned i = 0; i < sizeof(pat) / sizeof(pat[0]); i++) {
+		hb_mem_write32(&w.hb, bar + SYNPCIX_ID_SCRATCH, pat[i]);
+		uint32_t v = hb_mem_read32(&w.hb, bar + SYNPCIX_ID_SCRATCH);
+
+		check(v == pat[i], "scratch wrote %08x read %08x", pat[i], v);
+	}
+	hb_mem_write32(&w.hb, bar + SYNPCIX_ID_MAGIC, 0);
+	check(hb_mem_read32(&w.hb, bar + SYNPCIX_ID_MAGIC) == SYNPCIX_ID_MAGIC_RESET,
+	      "write to read-only id.magic changed it");
+	/* time snapshot: lo latches hi; the difference of two snapshots is
+	 * the simulated time between them (the timebase counts 8 ns per
+	 * 125 MHz clock after reset), within the read's own spread */
+	uint64_t t[2];
+	double sim_ns[2];
+
+	for (int k = 0; k < 2; k++) {
+		uint32_t lo = hb_mem_read32(&w.hb, bar + SYNPCIX_CLOCK_TIME_NS_LO);
+
+		sim_ns[k] = pci_sim_ns(&w.sim);
+		uint32_t hi = hb_mem_read32(&w.hb, bar + SYNPCIX_CLOCK_TIME_NS_HI);
+
+		t[k] = (uint64_t)hi << 32 | lo;
+		if (k == 0)
+			hb_run(&w.hb, 20000);   /* 300 us */
+	}
+	double dt = (double)(t[1] - t[0]), ds = sim_ns[1] - sim_ns[0];
+
+	printf("time snapshots %llu, %llu ns: card advanced %.0f ns over %.0f ns of bus time\n",
+	       (unsigned long long)t[0], (unsigned long long)t[1], dt, ds);
+	check(t[1] > t[0] && dt > ds - 500 && dt < ds + 500,
+	      "card time advanced %.0f ns over %.0f ns", dt, ds);
+	check(w.chk.retries > 0, "no delayed-read retries seen (card reads are delayed transactions)");
+	checker_verdict(&w);
+	world_free(&w);
+}
+
+/* random wait states, retries, disconnects in the bridge's target side
+ * while the NIC does DMA and the CPU talks to the card */
+static void t_random_waits(void)
+{
+	for (uint64_t seed = 11; seed <= 13; seed++) {
+		struct world w;
+		struct pci_target_policy pol = { (int)(seed % 3) + 1, 6, 3, 25, 15, false, 0 };
+		struct rx_driver d;
+
+		world_init(&w, true, true, &pol, seed);
+		world_enumerate(&w);
+		if (!w.card_dev || !w.nic_dev) {
+			check(0, "enumeration failed");
+			world_free(&w);
+			return;
+		}
+		pci_enable_msi(&w.hb, w.nic_dev, MSI_ADDR, 0x41, 1);
+		rxd_setup(&d, &w, 64, 2000.0, 3000.0, seed);
+		nic_e1000_traffic(&w.nic, 200000.0, 250, 300, pci_sim_ns(&w.sim) + 1000.0);
+		uint32_t bar = w.card_dev->bar[0].addr;
+		struct pci_rng r;
+
+		pci_rng_seed(&r, seed);
+		for (int i = 0; i < 300 && w.chk.violations == 0; i++) {
+			uint32_t v = (uint32_t)pci_rng_next(&r);
+
+			hb_mem_write32(&w.hb, bar + SYNPCIX_ID_SCRATCH, v);
+			uint32_t got = hb_mem_read32(&w.hb, bar + SYNPCIX_ID_SCRATCH);
+
+			check(got == v, "seed %llu: scratch %08x read %08x", (unsigned long long)seed, v, got);
+			if (got != v)
+				break;
+			hb_run(&w.hb, pci_rng_below(&r, 40));
+		}
+		uint64_t c0 = w.sim.clk;
+
+		while (d.delivered < 300 && w.sim.clk - c0 < 2000000 && w.chk.violations == 0)
+			pci_sim_step(&w.sim);
+		hb_run(&w.hb, 2000);
+		printf("seed %llu (DEVSEL %s): ", (unsigned long long)seed,
+		       pol.devsel == 1 ? "fast" : pol.devsel == 2 ? "medium" : "slow");
+		pci_checker_report(&w.chk, stdout);
+		printf("bridge target: %llu claims, %llu retries, %llu disconnects, %llu wait clocks\n",
+		       (unsigned long long)w.hb.t.claims, (unsigned long long)w.hb.t.retries,
+		       (unsigned long long)w.hb.t.disconnects, (unsigned long long)w.hb.t.wait_clocks);
+		check(w.hb.t.retries > 10 && w.hb.t.disconnects > 10 && w.hb.t.wait_clocks > 100,
+		      "seed %llu: the random target did not retry/disconnect/wait enough to test anything",
+		      (unsigned long long)seed);
+		traffic_verdict(&w, &d, 300, 200000.0);
+		checker_verdict(&w);
+		world_free(&w);
+		if (failures)
+			return;
+	}
+}
+
+static void nic_rate(double rate, uint64_t n_pkts, double latency_ns, double jitter_ns,
+		     const struct pci_target_policy *pol)
+{
+	struct world w;
+	struct rx_driver d;
+
+	world_init(&w, true, true, pol, 5);
+	world_enumerate(&w);
+	if (!w.nic_dev || !w.card_dev) {
+		check(0, "enumeration failed");
+		world_free(&w);
+		return;
+	}
+	pci_enable_msi(&w.hb, w.nic_dev, MSI_ADDR, 0x41, 1);
+	rxd_setup(&d, &w, 256, latency_ns, jitter_ns, 99);
+	uint64_t clocks = run_traffic(&w, &d, rate, 60, n_pkts);
+	uint64_t busy = w.chk.data_phases + w.chk.wait_clocks;
+
+	printf("%.0f pps: %llu clocks (%.2f ms), bus data+wait clocks %.1f %%\n", rate,
+	       (unsigned long long)clocks, (double)clocks * PCI_PERIOD_NS * 1e-6,
+	       100.0 * (double)busy / (double)w.chk.clocks);
+	traffic_verdict(&w, &d, n_pkts, rate);
+	checker_verdict(&w);
+	world_free(&w);
+}
+
+static void t_nic_100k(void)
+{
+	/* the ISR reads ICR at once: most packets get their own MSI */
+	nic_rate(100000.0, 2000, 0.0, 0.0, &quiet_bridge);
+}
+
+static void t_nic_1488k(void)
+{
+	/* GbE line rate of 64-byte frames; interrupt latency 3..8 us, so
+	 * several packets share one ICR period (no MSI while ICR is set) */
+	static const struct pci_target_policy fast_bridge = { 1, 0, 0, 0, 0, false, 0 };
+
+	nic_rate(1488095.0, 4000, 3000.0, 5000.0, &fast_bridge);
+}
+
+/* The NIC's MSI pointed at a doorbell of the card (what msi_redirect
+ * does): the write crosses the bus peer to peer and the card must claim
+ * and complete every one at once. Until the card interrupts by itself the
+ * driver model is woken by the monitor seeing the doorbell write. */
+struct doorbell_src {
+	struct pci_monitor *mon;
+	uint32_t addr;
+	size_t scanned;
+	uint64_t *clk;
+	size_t n, cap;
+	uint64_t bad;
+	char first_bad[160];
+	int card_agent;
+};
+
+static size_t doorbell_n(void *src)
+{
+	struct doorbell_src *b = src;
+
+	for (; b->scanned < b->mon->n; b->scanned++) {
+		const struct pci_txn *t = &b->mon->log[b->scanned];
+
+		if (t->cmd != PCI_CMD_MEM_WRITE || t->addr != b->addr)
+			continue;
+		if ((t->target != b->card_agent || t->words != 1 || t->data0 != 0x41) && !b->bad++)
+			snprintf(b->first_bad, sizeof(b->first_bad),
+				 "doorbell write at clock %llu: claimed by %d, %d words, data %08X",
+				 (unsigned long long)t->clk, t->target, t->words, t->data0);
+		if (b->n == b->cap) {
+			b->cap = b->cap ? 2 * b->cap : 1024;
+			b->clk = realloc(b->clk, b->cap * sizeof(*b->clk));
+			if (!b->clk)
+				exit(2);
+		}
+		b->clk[b->n++] = t->clk_end;
+	}
+	return b->n;
+}
+
+static uint64_t doorbell_at(void *src, size_t i)
+{
+	return ((struct doorbell_src *)src)->clk[i];
+}
+
+static void t_nic_msi_to_card(void)
+{
+	struct world w;
+	struct rx_driver d;
+	struct pci_monitor mon;
+	struct doorbell_src db;
+
+	world_init(&w, true, true, &quiet_bridge, 7);
+	world_enumerate(&w);
+	if (!w.nic_dev || !w.card_dev) {
+		check(0, "enumeration failed");
+		world_free(&w);
+		return;
+	}
+	uint32_t door = w.card_dev->bar[0].addr + SYNPCIX_RSV_DOORBELLS_BASE +
+			2 * SYNPCIX_RSV_DOORBELLS_STRIDE;
+
+	pci_monitor_init(&mon, &w.sim);
+	pci_sim_add_hook(&w.sim, pci_monitor_hook, &mon);
+	memset(&db, 0, sizeof(db));
+	db.mon = &mon;
+	db.addr = door;
+	db.card_agent = 1;   /* world_init adds the card right after the bridge */
+	pci_enable_msi(&w.hb, w.nic_dev, door, 0x41, 1);
+	rxd_setup(&d, &w, 256, 1000.0, 2000.0, 5);
+	d.ms = (struct msi_source){ doorbell_n, doorbell_at, &db };
+	run_traffic(&w, &d, 300000.0, 60, 1000);
+	printf("doorbell %08X: %zu writes\n", door, db.n);
+	check(db.bad == 0, "%s", db.first_bad);
+	/* the delay the card's stamp will carry: true arrival of the packet
+	 * whose write-back raised the edge -> the PCI clock edge at which the
+	 * card samples the doorbell data phase */
+	check(db.n == w.nic.n_msi, "%zu doorbell writes on the bus, the NIC sent %zu", db.n,
+	      w.nic.n_msi);
+	if (db.n && db.n == w.nic.n_msi) {
+		double *lat = malloc(db.n * sizeof(*lat)), sum = 0;
+		size_t m = 0;
+
+		if (!lat)
+			exit(2);
+		for (size_t i = 0; i < db.n; i++) {
+			uint64_t seq = w.nic.msi[i].seq;
+
+			if (seq >= w.nic.n_rec) {
+				check(0, "MSI %zu not raised by a packet", i);
+				continue;
+			}
+			lat[m] = (double)(db.clk[i] + 1) * PCI_PERIOD_NS - w.nic.rec[seq].t_arrival_ns;
+			check(lat[m] > 0, "MSI %zu before its packet arrived", i);
+			sum += lat[m++];
+		}
+		for (size_t i = 1; i < m; i++)   /* insertion sort, m is small */
+			for (size_t k = i; k > 0 && lat[k - 1] > lat[k]; k--) {
+				double x = lat[k];
+
+				lat[k] = lat[k - 1];
+				lat[k - 1] = x;
+			}
+		if (m)
+			printf("arrival -> doorbell sampled by the card: min %.0f, mean %.0f, p99 %.0f, max %.0f ns\n",
+			       lat[0], sum / (double)m, lat[(m * 99) / 100], lat[m - 1]);
+		free(lat);
+	}
+	check(w.hb.n_msi == 0, "%zu MSIs reached the host bridge", w.hb.n_msi);
+	traffic_verdict(&w, &d, 1000, 300000.0);
+	checker_verdict(&w);
+	free(db.clk);
+	pci_monitor_free(&mon);
+	world_free(&w);
+}
+
+/* Same seeds, same run: two identical random scenarios (random bridge
+ * target, NIC traffic, driver with random latency) in one process must
+ * give the same bus, clock for clock, and the same host memory. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001B3ull;
+	return h;
+}
+
+static uint64_t scenario(uint64_t seed, uint64_t *bus_hash)
+{
+	struct world w;
+	struct pci_target_policy pol = { 2, 4, 2, 20, 10, false, 0 };
+	struct rx_driver d;
+	uint64_t h = 0xCBF29CE484222325ull;
+	uint8_t buf[BUF_SIZE];
+
+	world_init(&w, true, true, &pol, seed);
+	world_enumerate(&w);
+	pci_enable_msi(&w.hb, w.nic_dev, MSI_ADDR, 0x41, 1);
+	rxd_setup(&d, &w, 32, 1000.0, 4000.0, seed);
+	nic_e1000_traffic(&w.nic, 400000.0, 128, 200, pci_sim_ns(&w.sim) + 1000.0);
+	for (int i = 0; i < 40000; i++) {
+		pci_sim_step(&w.sim);
+		h = fnv(h, &w.sim.sig, sizeof(w.sim.sig));
+	}
+	*bus_hash = h;
+	h = 0xCBF29CE484222325ull;
+	for (uint32_t i = 0; i < 32; i++) {
+		host_mem_read(&w.hb.mem, BUF_BASE + BUF_SIZE * i, buf, sizeof(buf));
+		h = fnv(h, buf, sizeof(buf));
+	}
+	check(w.chk.violations == 0, "seed %llu: %s", (unsigned long long)seed, w.chk.first_msg);
+	check(d.delivered > 100, "seed %llu: only %llu packets delivered", (unsigned long long)seed,
+	      (unsigned long long)d.delivered);
+	free(d.icr);
+	world_free(&w);
+	return h;
+}
+
+static void t_deterministic(void)
+{
+	uint64_t b1, b2, b3;
+	uint64_t m1 = scenario(31, &b1), m2 = scenario(31, &b2), m3 = scenario(32, &b3);
+
+	printf("seed 31: bus %016llx memory %016llx; again: %016llx %016llx; seed 32: bus %016llx\n",
+	       (unsigned long long)b1, (unsigned long long)m1, (unsigned long long)b2,
+	       (unsigned long long)m2, (unsigned long long)b3);
+	check(b1 == b2 && m1 == m2, "the same seed gave a different run");
+	/* memory holds the same packets whatever the timing: only the bus differs */
+	check(b1 != b3 && m1 == m3, "seed 32: bus %s, memory %s", b1 == b3 ? "the same (seed not used)" : "differs",
+	      m1 == m3 ? "the same" : "differs (timing changed the data)");
+}
+
+/* ---- checker self-test ------------------------------------------------- */
+
+/* A real trace (bridge, NIC DMA through a random bridge target, register
+ * reads, master aborts), then one targeted corruption per rule. */
+struct trace {
+	struct pci_sig *s;
+	size_t n;
+};
+
+static void record_trace(struct trace *tr)
+{
+	struct world w;
+	struct pci_target_policy pol = { 2, 3, 2, 20, 20, false, 0 };
+	struct rx_driver d;
+
+	world_init(&w, false, true, &pol, 21);
+	world_enumerate(&w);
+	pci_enable_msi(&w.hb, w.nic_dev, MSI_ADDR, 0x41, 1);
+	rxd_setup(&d, &w, 32, 500.0, 500.0, 3);
+	nic_e1000_traffic(&w.nic, 500000.0, 100, 40, pci_sim_ns(&w.sim) + 1000.0);
+	tr->n = 0;
+	tr->s = malloc(sizeof(*tr->s) * 60000);
+	if (!tr->s)
+		exit(2);
+	for (int i = 0; i < 60000; i++) {
+		pci_sim_step(&w.sim);
+		tr->s[tr->n++] = w.sim.sig;
+		if (i == 30000)   /* a master abort in the trace */
+			hb_submit(&w.hb, PCI_CMD_CFG_READ, 1u << (16 + 9), 0, 0);
+	}
+	check(w.chk.violations == 0, "self-test trace not clean: %s", w.chk.first_msg);
+	check(d.delivered == 40, "self-test trace delivered %llu of 40 packets",
+	      (unsigned long long)d.delivered);
+	free(d.icr);
+	world_free(&w);
+}
+
+static struct pci_checker judge(const struct trace *tr)
+{
+	struct pci_checker c;
+
+	pci_checker_init(&c);
+	c.quiet = true;
+	for (size_t i = 0; i < tr->n; i++)
+		pci_checker_clock(&c, &tr->s[i], i + 1);
+	return c;
+}
+
+/* find clock k >= from where pred holds; -1 if none */
+typedef bool (*trace_pred)(const struct pci_sig *p, const struct pci_sig *s,
+			   const struct pci_sig *nx);
+
+static long find(const struct trace *tr, size_t from, trace_pred f)
+{
+	for (size_t k = from > 0 ? from : 1; k + 1 < tr->n; k++)
+		if (f(&tr->s[k - 1], &tr->s[k], &tr->s[k + 1]))
+			return (long)k;
+	return -1;
+}
+
+static bool is_addr(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	(void)nx;
+	return p->frame && !s->frame;
+}
+static bool is_write_addr(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	return is_addr(p, s, nx) && s->cbe == PCI_CMD_MEM_WRITE;
+}
+static bool is_xfer(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	(void)p;
+	(void)nx;
+	return !s->irdy && !s->trdy;
+}
+static bool is_last_xfer(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	(void)nx;
+	return !p->frame && s->frame && !s->irdy;
+}
+static bool is_trdy_release(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	(void)p;
+	return s->drv[PCI_TRDY] >= 0 && s->trdy && nx->drv[PCI_TRDY] == PCI_DRV_NONE;
+}
+static bool is_write_wait(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	/* a waiting write data phase followed by another clock of it */
+	(void)p;
+	return !s->irdy && s->trdy && s->stop && !nx->irdy && s->cbe == 0 && s->drv[PCI_AD] >= 0 &&
+	       s->drv[PCI_AD] == s->drv[PCI_FRAME] && s->drv[PCI_TRDY] >= 0;
+}
+static bool is_stop_frame(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	(void)p;
+	return !s->stop && !s->frame && !nx->stop;
+}
+static bool is_idle_run(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	return pci_idle(p) && pci_idle(s) && pci_idle(nx) && s->trdy && s->devsel;
+}
+static bool is_ad_handover(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	(void)nx;
+	return p->drv[PCI_AD] == PCI_DRV_NONE && s->drv[PCI_AD] >= 0 && !s->frame;
+}
+static bool is_wait(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	(void)nx;
+	return !p->irdy && !s->irdy && s->trdy && s->stop && !s->devsel;
+}
+static bool is_wait_last(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	return is_wait(p, s, nx) && s->frame;
+}
+
+/* the address phase of a write whose data phases last six clocks or more */
+static long find_long_write(const struct trace *tr, size_t from)
+{
+	for (size_t k = from; k + 8 < tr->n; k++) {
+		bool ok = is_write_addr(&tr->s[k - 1], &tr->s[k], &tr->s[k + 1]);
+
+		for (size_t i = k + 1; ok && i <= k + 6; i++)
+			ok = !tr->s[i].irdy;
+		if (ok)
+			return (long)k;
+	}
+	return -1;
+}
+
+static void expect_caught(const struct trace *base, long k, const char *what, enum pci_rule rule,
+			  void (*mutate)(struct pci_sig *s, long k))
+{
+	if (k < 0) {
+		check(0, "self-test: no place in the trace for '%s'", what);
+		return;
+	}
+	struct trace t = { malloc(sizeof(*base->s) * base->n), base->n };
+
+	if (!t.s)
+		exit(2);
+	memcpy(t.s, base->s, sizeof(*base->s) * base->n);
+	mutate(t.s, k);
+	struct pci_checker c = judge(&t);
+
+	printf("self-test %-44s -> %s\n", what, c.violations ? c.first_msg : "NOT CAUGHT");
+	check(c.count[rule] > 0, "self-test: '%s' not caught as %s", what, pci_rule_name[rule]);
+	/* the corruptions span up to six clocks from k */
+	check(c.violations == 0 || (c.first_clk >= (uint64_t)k && c.first_clk <= (uint64_t)k + 7),
+	      "self-test: '%s' first reported at clock %llu, corrupted at %ld", what,
+	      (unsigned long long)c.first_clk, k + 1);
+	free(t.s);
+}
+
+static void m_contention(struct pci_sig *s, long k) { s[k].drv[PCI_AD] = PCI_DRV_MANY; }
+static void m_turnaround(struct pci_sig *s, long k) { s[k - 1].drv[PCI_AD] = (int8_t)((s[k].drv[PCI_AD] + 1) % 3); }
+static void m_release_low(struct pci_sig *s, long k) { s[k].trdy = 0; }
+static void m_frame_deassert(struct pci_sig *s, long k) { s[k].irdy = 1; }
+static void m_frame_reassert(struct pci_sig *s, long k) { s[k + 1].frame = 0; s[k + 1].irdy = 0; }
+static void m_irdy_hold(struct pci_sig *s, long k) { s[k + 1].irdy = 1; }
+static void m_trdy_hold(struct pci_sig *s, long k) { s[k].irdy = 1; s[k + 1].irdy = 0; s[k + 1].trdy = 1; }
+static void m_stop_hold(struct pci_sig *s, long k) { s[k + 1].stop = 1; }
+static void m_no_devsel(struct pci_sig *s, long k) { s[k].devsel = 1; }
+static void m_devsel_late(struct pci_sig *s, long k)
+{
+	/* delay the claim: DEVSEL# (and the data phase) five clocks late */
+	for (long i = k + 1; i <= k + 5; i++)
+		s[i].devsel = 1;
+	s[k + 5].devsel = 0;
+}
+static void m_master_abort(struct pci_sig *s, long k)
+{
+	/* the empty-slot read: keep IRDY# asserted three more clocks */
+	for (long i = k + 1; i < k + 10; i++)
+		if (s[i].irdy) {
+			for (long j = i; j < i + 3; j++) {
+				s[j].irdy = 0;
+				s[j].cbe = s[i - 1].cbe;   /* byte enables held too */
+			}
+			break;
+		}
+}
+static void m_outside(struct pci_sig *s, long k) { s[k].trdy = 0; }
+static void m_stable(struct pci_sig *s, long k) { s[k + 1].ad ^= 0x100; s[k + 2].par ^= 1; }
+static void m_ad_undriven(struct pci_sig *s, long k) { s[k].drv[PCI_AD] = PCI_DRV_NONE; }
+static void m_parity(struct pci_sig *s, long k) { s[k + 1].par ^= 1; }
+
+static bool is_mabort(const struct pci_sig *p, const struct pci_sig *s, const struct pci_sig *nx)
+{
+	return is_addr(p, s, nx) && s->cbe == PCI_CMD_CFG_READ && s->ad == 1u << (16 + 9);
+}
+
+static void t_checker_selftest(void)
+{
+	struct trace tr;
+
+	record_trace(&tr);
+	struct pci_checker clean = judge(&tr);
+
+	printf("baseline trace: %zu clocks, %llu transactions, %llu retries, %llu disconnects, "
+	       "%llu wait clocks, %llu master aborts, %llu violations\n", tr.n,
+	       (unsigned long long)clean.transactions, (unsigned long long)clean.retries,
+	       (unsigned long long)clean.disconnects, (unsigned long long)clean.wait_clocks,
+	       (unsigned long long)clean.master_aborts, (unsigned long long)clean.violations);
+	check(clean.violations == 0, "baseline trace judged dirty: %s", clean.first_msg);
+	long mab = find(&tr, 30000, is_mabort);
+
+	expect_caught(&tr, find(&tr, 100, is_addr), "two drivers on AD", PCI_R_CONTENTION, m_contention);
+	expect_caught(&tr, find(&tr, 100, is_ad_handover), "AD handed over without turnaround",
+		      PCI_R_TURNAROUND, m_turnaround);
+	expect_caught(&tr, find(&tr, 100, is_trdy_release), "TRDY# released while low",
+		      PCI_R_RELEASE_LOW, m_release_low);
+	expect_caught(&tr, find(&tr, 100, is_last_xfer), "FRAME# deasserted without IRDY#",
+		      PCI_R_FRAME_DEASSERT, m_frame_deassert);
+	expect_caught(&tr, find(&tr, 100, is_wait_last), "FRAME# reasserted in a waiting phase",
+		      PCI_R_FRAME_REASSERT, m_frame_reassert);
+	expect_caught(&tr, find(&tr, 100, is_wait), "IRDY# dropped while waiting",
+		      PCI_R_IRDY_HOLD, m_irdy_hold);
+	expect_caught(&tr, find(&tr, 100, is_xfer), "TRDY# dropped before completion",
+		      PCI_R_TRDY_HOLD, m_trdy_hold);
+	expect_caught(&tr, find(&tr, 100, is_stop_frame), "STOP# dropped before FRAME#",
+		      PCI_R_STOP_HOLD, m_stop_hold);
+	expect_caught(&tr, find(&tr, 100, is_xfer), "TRDY# without DEVSEL#", PCI_R_NO_DEVSEL,
+		      m_no_devsel);
+	expect_caught(&tr, find_long_write(&tr, 100), "DEVSEL# 5 clocks after address",
+		      PCI_R_DEVSEL_LATE, m_devsel_late);
+	expect_caught(&tr, mab, "master abort with IRDY# held", PCI_R_MASTER_ABORT, m_master_abort);
+	expect_caught(&tr, find(&tr, 100, is_idle_run), "TRDY# on an idle bus", PCI_R_OUTSIDE,
+		      m_outside);
+	expect_caught(&tr, find(&tr, 100, is_write_wait), "write data changed while waiting",
+		      PCI_R_STABLE, m_stable);
+	expect_caught(&tr, find(&tr, 100, is_xfer), "AD undriven in a transfer", PCI_R_AD_UNDRIVEN,
+		      m_ad_undriven);
+	expect_caught(&tr, find(&tr, 100, is_addr), "bad address parity", PCI_R_PARITY, m_parity);
+	check(mab >= 0, "no master abort in the trace");
+	free(tr.s);
+}
+
+/* The checker on a live bus: one agent at a time breaks one rule on
+ * purpose (PCI_TFAULT_* / PCI_MFAULT_*), the rest is a normal run of NIC
+ * traffic and register reads; the checker must name that rule. */
+static void live_fault(const char *what, int bridge_tfault, int nic_tfault, int bridge_mfault,
+		       enum pci_rule rule)
+{
+	struct world w;
+	struct pci_target_policy pol = { 2, 2, 1, 0, 0, false, bridge_tfault };
+	struct rx_driver d;
+
+	world_init(&w, false, true, &quiet_bridge, 41);
+	w.chk.quiet = true;
+	world_enumerate(&w);
+	pci_enable_msi(&w.hb, w.nic_dev, MSI_ADDR, 0x41, 1);
+	rxd_setup(&d, &w, 32, 500.0, 500.0, 41);
+	/* faults from here on: enumeration and setup ran on a correct bus */
+	w.hb.t.pol = pol;
+	w.nic.t.pol.fault = nic_tfault;
+	w.hb.m.fault = bridge_mfault;
+	nic_e1000_traffic(&w.nic, 500000.0, 64, 20, pci_sim_ns(&w.sim) + 1000.0);
+	for (int i = 0; i < 20000 && !w.chk.count[rule]; i++)
+		pci_sim_step(&w.sim);
+	printf("live %-40s -> %s\n", what, w.chk.violations ? w.chk.first_msg : "NOT CAUGHT");
+	check(w.chk.count[rule] > 0, "live fault '%s' not caught as %s", what, pci_rule_name[rule]);
+	free(d.icr);
+	world_free(&w);
+}
+
+static void t_checker_live(void)
+{
+	live_fault("bridge target: bad PAR on read data", PCI_TFAULT_BAD_PAR, 0, 0, PCI_R_PARITY);
+	live_fault("bridge target: TRDY# released while low", PCI_TFAULT_NO_HIGH, 0, 0,
+		   PCI_R_RELEASE_LOW);
+	live_fault("NIC registers: DEVSEL# at A+5", 0, PCI_TFAULT_LATE_DEVSEL, 0, PCI_R_DEVSEL_LATE);
+	live_fault("bridge master: IRDY# dropped while waiting", 0, 0, PCI_MFAULT_IRDY_EARLY,
+		   PCI_R_IRDY_HOLD);
+	live_fault("bridge master: AD driven into read turnaround", 0, 0, PCI_MFAULT_NO_TURN,
+		   PCI_R_TURNAROUND);
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "checker_selftest", t_checker_selftest },
+	{ "checker_live", t_checker_live },
+	{ "enumerate", t_enumerate },
+	{ "card_regs", t_card_regs },
+	{ "random_waits", t_random_waits },
+	{ "nic_100k", t_nic_100k },
+	{ "nic_1488k", t_nic_1488k },
+	{ "nic_msi_to_card", t_nic_msi_to_card },
+	{ "deterministic", t_deterministic },
+};
+
+int main(int argc, char **argv)
+{
+	size_t nt = sizeof(tests) / sizeof(tests[0]);
+
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (size_t i = 0; i < nt; i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s --list | TEST\n", argv[0]);
+		return 2;
+	}
+	for (size_t i = 0; i < nt; i++)
+		if (!strcmp(argv[1], tests[i].name)) {
+			tests[i].fn();
+			if (failures) {
+				printf("%s: FAIL (%d checks)\n", tests[i].name, failures);
+				return 1;
+			}
+			printf("%s: PASS\n", tests[i].name);
+			return 0;
+		}
+	fprintf(stderr, "%s: no test '%s' (--list shows them)\n", argv[0], argv[1]);
+	return 2;
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The card and an e1000-like NIC on the simulated PCI bus (sim/pcibus/,
+# tests/pcibus/pcibus_tests.c), the protocol checker on every clock. Two
+# tests run at a time (2-core machine); results are reported in list order.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib/suite.sh"
+suite_begin pcibus
+BIN="${PCIBUS_TESTS:-$TOP/build/pcibus/pcibus_tests}"
+if [ ! -x "$BIN" ]; then
+	t_fail build "no $BIN (make test-pcibus builds it)"
+	suite_end
+	exit 1
+fi
+jobs=$(nproc 2>/dev/null || echo 2)
+[ "$jobs" -gt 2 ] && jobs=2
+"$BIN" --list >"$SUITE_LOG_DIR/list" || { t_fail list "$BIN --list failed"; suite_end; exit 1; }
+xargs -P "$jobs" -I{} sh -c "'$BIN' {} >'$SUITE_LOG_DIR/{}.log' 2>&1; echo \$? >'$SUITE_LOG_DIR/{}.rc'" \
+	<"$SUITE_LOG_DIR/list"
+while read -r t; do
+	if [ "$(cat "$SUITE_LOG_DIR/$t.rc" 2>/dev/null)" = 0 ] && grep -q "^$t: PASS" "$SUITE_LOG_DIR/$t.log"; then
+		t_pass "$t"
+	else
+		t_fail "$t" "log: build/test-logs/pcibus/$t.log"
+		grep -m8 -E '^FAIL|pci_checker|host_bridge|nic_e1000' "$SUITE_LOG_DIR/$t.log" | sed 's/^/    | /'
+	fi
+done <"$SUITE_LOG_DIR/list"
+suite_end
