@@ -23,7 +23,7 @@ entity event_fifo is
     pop       : in  std_logic;                     -- strobe
     out_valid : out std_logic;                     -- strobe, 2 clocks after pop
     out_found : out std_logic;                     -- FIFO was not empty
-    out_entry : out std_logic_vector(82 downto 0); -- seq(16) & ch(3) & stamp(64)
+    out_entry : out std_logic_vector(82 downto 0); -- seq(16) & ch(3) & stamp(64), held until the next pop
     level     : out unsigned(LOG2 downto 0);
     overflows : out unsigned(31 downto 0));
 end entity;
@@ -41,7 +41,6 @@ architecture rtl of event_fifo is
   signal ovf : unsigned(31 downto 0) := (others => '0');
   signal rd_data : std_logic_vector(82 downto 0);
   signal pop_d, found_d : std_logic := '0';
-  signal entry : std_logic_vector(82 downto 0) := (others => '0');
   signal full, any, we : std_logic;
   signal sel  : natural range 0 to N - 1;
   signal wdata : std_logic_vector(82 downto 0);
@@ -68,14 +67,18 @@ begin
 
   -- the memory alone in its process, in the shape that maps to block RAM
   -- (GHDL 2.0 synthesis got the write enable wrong when it sat inside the
-  -- control loop below: tests/hdl/netlist.sh)
+  -- control loop below: tests/hdl/netlist.sh). The read happens only on a
+  -- pop, so the RAM's own output register holds the popped entry until the
+  -- next pop and no copy of the 83-bit entry is kept in logic cells.
   ram : process (clk)
   begin
     if rising_edge(clk) then
       if we = '1' then
         mem(to_integer(wr_ptr(LOG2 - 1 downto 0))) <= wdata;
       end if;
-      rd_data <= mem(to_integer(rd_ptr(LOG2 - 1 downto 0)));
+      if pop = '1' then
+        rd_data <= mem(to_integer(rd_ptr(LOG2 - 1 downto 0)));
+      end if;
     end if;
   end process;
 
@@ -111,12 +114,10 @@ begin
         ovf <= ovf + lost;
       end if;
 
-      -- the read leaves block RAM one clock after the pop, and is held
+      -- the read leaves block RAM one clock after the pop and is held there;
+      -- out_valid keeps its two-clock latency
       pop_d     <= pop;
       out_valid <= pop_d;
-      if pop_d = '1' then
-        entry <= rd_data;
-      end if;
       if pop = '1' then
         found_d <= '0';
         if wr_ptr /= rd_ptr then
@@ -136,5 +137,5 @@ begin
     end if;
   end process;
   out_found <= found_d;
-  out_entry <= entry;
+  out_entry <= rd_data;
 end architecture;
