@@ -49,6 +49,7 @@ architecture rtl of clock_regs is
   end function;
 
   -- Registers the hardware needs all the time stay in flip-flops (below);
+  -- the servo's parameters are read from a copy of the RAM (pram);
   -- every software-written register and every constant is also held in a
   -- block RAM indexed by the word address, and reads of them come from the
   -- RAM, so the read multiplexer only sees the values the hardware makes.
@@ -57,22 +58,18 @@ architecture rtl of clock_regs is
   signal per_frac : word := (others => '0');
   signal per_ns : std_logic_vector(3 downto 0) := CLOCK_PERIOD_NS_RESET(3 downto 0);
   signal pps_ctrl : std_logic_vector(2 downto 0) := (others => '0');
-  signal interval : word := PPS_INTERVAL_NS_RESET;
-  signal kp : word := PPS_KP_RESET;
-  signal ki : word := PPS_KI_RESET;
-  signal kf : word := PPS_KF_RESET;
-  signal lock_th : word := PPS_LOCK_THRESH_NS_RESET;
-  signal rej_th  : word := PPS_REJECT_THRESH_NS_RESET;
-  signal step_th : word := PPS_STEP_THRESH_NS_RESET;
-  signal loss_us : word := PPS_LOSS_US_RESET;
-  signal min_gap : word := PPS_MIN_GAP_NS_RESET;
-  signal lock_cnt : std_logic_vector(7 downto 0) := PPS_LOCK_COUNT_RESET(7 downto 0);
   signal bad_cnt : word := (others => '0');
 
   -- the clock core's registers all lie below 0x200: 128 words
   constant RAM_WORDS : natural := 128;
   type ram_t is array (0 to RAM_WORDS - 1) of word;
   signal ram : ram_t;
+  -- the same words again, read by the PPS servo for its parameters (a
+  -- second block RAM with the same writes: iCE40 RAMs have one read port)
+  signal pram : ram_t;
+  signal s_par : par_t;
+  signal pram_rslot : natural range 0 to RAM_WORDS - 1;
+  signal pram_q : word := (others => '0');
   signal ram_we : std_logic := '0';
   signal ram_wslot, ram_rslot : natural range 0 to RAM_WORDS - 1 := 0;
   signal ram_wdata, ram_q : word := (others => '0');
@@ -184,6 +181,23 @@ architecture rtl of clock_regs is
   signal wmask : word;
   signal is_rw, is_ram : std_logic;
 
+  -- the RAM word of a servo parameter
+  function word_of_par (p : natural) return natural is
+  begin
+    case p is
+      when P_INTERVAL => return REG_PPS_INTERVAL_NS / 4;
+      when P_KP => return REG_PPS_KP / 4;
+      when P_KI => return REG_PPS_KI / 4;
+      when P_KF => return REG_PPS_KF / 4;
+      when P_LOCK => return REG_PPS_LOCK_THRESH_NS / 4;
+      when P_REJ => return REG_PPS_REJECT_THRESH_NS / 4;
+      when P_STEP => return REG_PPS_STEP_THRESH_NS / 4;
+      when P_LOSS => return REG_PPS_LOSS_US / 4;
+      when P_GAP => return REG_PPS_MIN_GAP_NS / 4;
+      when others => return REG_PPS_LOCK_COUNT / 4;
+    end case;
+  end function;
+
   -- the RAM word a message's data comes from
   function word_of_msg (k : natural) return natural is
   begin
@@ -255,14 +269,7 @@ begin
   servo : entity work.pps_servo
     port map (
       clk => clk, rst => rst, mode => pps_ctrl(1 downto 0),
-      interval => unsigned(interval(30 downto 0)),
-      -- gain registers are mant(23..8) and shift(4..0); the multiplier
-      -- takes them packed as mant & shift
-      kp => kp(23 downto 8) & kp(4 downto 0), ki => ki(23 downto 8) & ki(4 downto 0),
-      kf => kf(23 downto 8) & kf(4 downto 0),
-      lock_thresh => unsigned(lock_th), reject_thresh => unsigned(rej_th),
-      step_thresh => unsigned(step_th), loss_us => unsigned(loss_us),
-      min_gap => unsigned(min_gap), lock_count => unsigned(lock_cnt),
+      par => s_par, par_q => pram_q,
       stamp_valid => stamp_valid, stamp => stamp, us_tick => us_tick,
       accepted => s_accepted, step_req => s_step_req, step_ns => s_step,
       freq_req => s_freq_req, freq_adj => s_freq, req_ack => s_ack,
@@ -293,6 +300,17 @@ begin
         ram(ram_wslot) <= ram_wdata;
       end if;
       ram_q <= ram(ram_rslot);
+    end if;
+  end process;
+
+  pram_rslot <= word_of_par(s_par);
+  parram : process (clk)
+  begin
+    if rising_edge(clk) then
+      if ram_we = '1' then
+        pram(ram_wslot) <= ram_wdata;
+      end if;
+      pram_q <= pram(pram_rslot);
     end if;
   end process;
 
@@ -452,21 +470,10 @@ begin
                   if unsigned(d) < 2 or d(31) = '1' then
                     bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
                     ram_we <= '0';
-                  else
-                    interval <= d;
                   end if;
-                when REG_PPS_KP => kp <= x"00" & d(23 downto 8) & "000" & d(4 downto 0);
-                when REG_PPS_KI => ki <= x"00" & d(23 downto 8) & "000" & d(4 downto 0);
-                when REG_PPS_KF => kf <= x"00" & d(23 downto 8) & "000" & d(4 downto 0);
-                when REG_PPS_LOCK_THRESH_NS => lock_th <= d;
-                when REG_PPS_REJECT_THRESH_NS => rej_th <= d;
-                when REG_PPS_STEP_THRESH_NS => step_th <= d;
                 when REG_PPS_MIN_WIDTH =>
                   pend(M_PPS_CFG) <= '1';
                   acc <= SENDING;
-                when REG_PPS_LOSS_US => loss_us <= d;
-                when REG_PPS_MIN_GAP_NS => min_gap <= d;
-                when REG_PPS_LOCK_COUNT => lock_cnt <= d(7 downto 0);
                 when REG_EVENT_CTRL =>
                   pend(M_EV_CFG) <= '1';
                   acc <= SENDING;
@@ -580,11 +587,7 @@ begin
         initing <= '1'; init_n <= 0;
         -- the flip-flop copies of RAM words: the same reset values
         per_ns <= CLOCK_PERIOD_NS_RESET(3 downto 0); per_frac <= CLOCK_PERIOD_FRAC_RESET;
-        pps_ctrl <= (others => '0'); interval <= PPS_INTERVAL_NS_RESET;
-        kp <= PPS_KP_RESET; ki <= PPS_KI_RESET; kf <= PPS_KF_RESET;
-        lock_th <= PPS_LOCK_THRESH_NS_RESET; rej_th <= PPS_REJECT_THRESH_NS_RESET;
-        step_th <= PPS_STEP_THRESH_NS_RESET; loss_us <= PPS_LOSS_US_RESET;
-        min_gap <= PPS_MIN_GAP_NS_RESET; lock_cnt <= PPS_LOCK_COUNT_RESET(7 downto 0);
+        pps_ctrl <= (others => '0');
       end if;
     end if;
   end process;
