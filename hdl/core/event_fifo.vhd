@@ -1,9 +1,14 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- Event stamp FIFO shared by N inputs (timebase clock domain).
 --
--- Each input has a one-entry holding register so simultaneous edges on
+-- Each input has a one-entry holding slot so simultaneous edges on
 -- different inputs are all kept; one entry per clock moves into the FIFO,
--- lowest input first. An edge is lost only when its input's holding register
+-- lowest input first. The slot's stamp is the edge capture's own stamp
+-- register (in_stamps), which holds still until that input's next edge
+-- is detected: at least 2 clocks after its strobe (edge_capture: the
+-- input must leave the active level and come back through the
+-- synchroniser), and an input waits at most N - 1 clocks to be drained,
+-- so for N <= 2 no stamp is kept twice. Only the sequence number is held. An edge is lost only when its input's holding register
 -- is still full or the FIFO is full; then `overflows` counts it and the
 -- sequence number still advances, so software sees the gap. The memory has a
 -- registered read so it maps to iCE40 block RAM.
@@ -19,7 +24,7 @@ entity event_fifo is
     clk       : in  std_logic;
     rst       : in  std_logic;
     in_valid  : in  std_logic_vector(N - 1 downto 0);
-    in_stamps : in  std_logic_vector(N * 64 - 1 downto 0);
+    in_stamps : in  std_logic_vector(N * 64 - 1 downto 0);  -- held (see above)
     pop       : in  std_logic;                     -- strobe
     out_valid : out std_logic;                     -- strobe, 2 clocks after pop
     out_found : out std_logic;                     -- FIFO was not empty
@@ -33,9 +38,7 @@ architecture rtl of event_fifo is
   signal mem : mem_t;
   signal wr_ptr, rd_ptr : unsigned(LOG2 downto 0) := (others => '0');
   signal hv  : std_logic_vector(N - 1 downto 0) := (others => '0');
-  type stamps_t is array (0 to N - 1) of std_logic_vector(63 downto 0);
   type seqs_t is array (0 to N - 1) of unsigned(15 downto 0);
-  signal hs  : stamps_t;
   signal hq  : seqs_t;
   signal seq : unsigned(15 downto 0) := (others => '0');
   signal ovf : unsigned(31 downto 0) := (others => '0');
@@ -46,6 +49,8 @@ architecture rtl of event_fifo is
   signal wdata : std_logic_vector(82 downto 0);
 begin
   assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
+  assert N <= 2 report "event_fifo: the stamps are held by the edge captures; " &
+    "more than 2 inputs need holding registers again (see the header)" severity failure;
   full  <= '1' when wr_ptr - rd_ptr = 2 ** LOG2 else '0';
   level <= wr_ptr - rd_ptr;
   overflows <= ovf;
@@ -63,7 +68,8 @@ begin
     end loop;
   end process;
   we    <= any and not full;
-  wdata <= std_logic_vector(hq(sel)) & std_logic_vector(to_unsigned(sel, 3)) & hs(sel);
+  wdata <= std_logic_vector(hq(sel)) & std_logic_vector(to_unsigned(sel, 3)) &
+           in_stamps(sel * 64 + 63 downto sel * 64);
 
   -- the memory alone in its process, in the shape that maps to block RAM
   -- (GHDL 2.0 synthesis got the write enable wrong when it sat inside the
@@ -104,7 +110,6 @@ begin
             lost := lost + 1;       -- previous edge of this input still waiting
           end if;
           hv(i) <= '1';
-          hs(i) <= in_stamps(i * 64 + 63 downto i * 64);
           hq(i) <= nseq;
           nseq  := nseq + 1;
         end if;
