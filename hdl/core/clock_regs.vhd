@@ -109,7 +109,7 @@ architecture rtl of clock_regs is
         std_logic_vector(to_unsigned(N_EVENTS, 4)));
 
   -- what the init sequencer writes: (byte address, value) number n
-  constant INIT_WORDS : natural := 46;
+  constant INIT_WORDS : natural := 50;
   function init_addr (n : natural) return natural is
   begin
     case n is
@@ -135,7 +135,9 @@ architecture rtl of clock_regs is
       when 38 => return REG_PEROUT_TYPE;     when 39 => return REG_PEROUT_VERSION;
       when 40 => return REG_PEROUT_NEXT;     when 41 => return REG_PEROUT_CTRL;
       when 42 => return REG_PEROUT_START_NS_LO;   when 43 => return REG_PEROUT_START_NS_HI;
-      when 44 => return REG_PEROUT_PERIOD_NS;     when others => return REG_PEROUT_WIDTH_NS;
+      when 44 => return REG_PEROUT_PERIOD_NS;     when 45 => return REG_PEROUT_WIDTH_NS;
+      when 46 => return REG_CLOCK_TIME_NS_HI;     when 47 => return REG_CLOCK_TIME_FRAC;
+      when 48 => return REG_EVENT_STAMP_NS_HI;    when others => return REG_EVENT_STAMP_INFO;
     end case;
   end function;
   function init_val (n : natural) return word is
@@ -164,7 +166,7 @@ architecture rtl of clock_regs is
       when others => return x"00000000";
     end case;
   end function;
-  -- read-only constants, held in the RAM too
+  -- read-only words held in the RAM: constants and answer words
   function is_const (a : natural) return boolean is
   begin
     case a is
@@ -172,7 +174,11 @@ architecture rtl of clock_regs is
            REG_ID_FEATURES | REG_ID_CLK_HZ | REG_CLOCK_TYPE | REG_CLOCK_VERSION |
            REG_CLOCK_NEXT | REG_PPS_TYPE | REG_PPS_VERSION | REG_PPS_NEXT |
            REG_EVENT_TYPE | REG_EVENT_VERSION | REG_EVENT_NEXT |
-           REG_PEROUT_TYPE | REG_PEROUT_VERSION | REG_PEROUT_NEXT => return true;
+           REG_PEROUT_TYPE | REG_PEROUT_VERSION | REG_PEROUT_NEXT |
+           -- the second words of snapshot and event answers, written by
+           -- the answers
+           REG_CLOCK_TIME_NS_HI | REG_CLOCK_TIME_FRAC |
+           REG_EVENT_STAMP_NS_HI | REG_EVENT_STAMP_INFO => return true;
       when others => return false;
     end case;
   end function;
@@ -220,10 +226,13 @@ architecture rtl of clock_regs is
   end function;
 
   -- values latched from the timebase domain
-  signal snap_hi, snap_frac : word := (others => '0');
-  signal pps_lo, pps_hi, pps_hi_l : word := (others => '0');
+  -- the second word of a snapshot or event answer, written to the RAM
+  -- one clock after the first (one write port)
+  signal wr2 : std_logic := '0';
+  signal wr2_slot : natural range 0 to RAM_WORDS - 1 := 0;
+  signal wr2_data : word := (others => '0');
+  signal pps_hi_l : word := (others => '0');
   signal stamp_new : std_logic := '0';
-  signal ev_hi, ev_info : word := (others => '0');
   signal acc_addr : natural range 0 to 4095 := 0;
   signal filt_glitches : unsigned(31 downto 0) := (others => '0');
   signal last_filt : unsigned(15 downto 0) := (others => '0');
@@ -249,8 +258,10 @@ architecture rtl of clock_regs is
   signal s_step : signed(63 downto 0);
   signal s_freq, s_offset : signed(31 downto 0);
   signal c_gap, c_rej, c_loss, c_step, c_edge : unsigned(31 downto 0);
-  signal stamp_valid : std_logic := '0';
-  signal stamp : unsigned(63 downto 0) := (others => '0');
+  -- a PPS stamp goes straight from the crossing into the servo, which
+  -- keeps the last accepted one (pps.stamp_ns_lo/hi)
+  signal stamp_valid : std_logic;
+  signal last_stamp : unsigned(63 downto 0);
   signal eff : unsigned(39 downto 0);
 
 begin
@@ -270,13 +281,14 @@ begin
     port map (
       clk => clk, rst => rst, mode => pps_ctrl(1 downto 0),
       par => s_par, par_q => pram_q,
-      stamp_valid => stamp_valid, stamp => stamp, us_tick => us_tick,
-      accepted => s_accepted, step_req => s_step_req, step_ns => s_step,
+      stamp_valid => stamp_valid, stamp => unsigned(resp(95 downto 32)), us_tick => us_tick,
+      accepted => s_accepted, last_stamp => last_stamp, step_req => s_step_req, step_ns => s_step,
       freq_req => s_freq_req, freq_adj => s_freq, req_ack => s_ack,
       state => s_state, present => s_present, offset_ns => s_offset,
       gap_glitches => c_gap, rejects => c_rej, losses => c_loss, steps => c_step,
       edges => c_edge);
   pps_locked <= '1' when s_state = "10" else '0';
+  stamp_valid <= '1' when resp_valid = '1' and resp(97 downto 96) = R_PPS and resp(15) = '1' else '0';
 
   -- lowest pending message first
   pick : process (all)
@@ -325,8 +337,9 @@ begin
       d := (others => '0');
       kind := 0;
       ready <= '0';
-      stamp_valid <= '0';
       s_ack <= '0';
+      ram_we <= '0';
+      wr2 <= '0';
 
       -- answers from the timebase domain
       if resp_valid = '1' then
@@ -335,14 +348,24 @@ begin
         case resp(97 downto 96) is
           -- the word the waiting read returns goes straight to rdata; only
           -- the words read later are kept
+          -- (the words read later go to the RAM; no bus write can start
+          -- while the read that asked for them waits)
           when R_SNAP =>
-            snap_hi   <= resp(95 downto 64);
-            snap_frac <= resp(31 downto 0);
             rdata     <= resp(63 downto 32);
+            ram_we    <= '1';
+            ram_wslot <= REG_CLOCK_TIME_NS_HI / 4;
+            ram_wdata <= resp(95 downto 64);
+            wr2       <= '1';
+            wr2_slot  <= REG_CLOCK_TIME_FRAC / 4;
+            wr2_data  <= resp(31 downto 0);
           when R_EVENT =>
-            rdata   <= resp(31 downto 0);
-            ev_hi   <= resp(63 downto 32);
-            ev_info <= resp(95) & "0000000" & resp(94 downto 79) & "00000" & resp(78 downto 76);
+            rdata     <= resp(31 downto 0);
+            ram_we    <= '1';
+            ram_wslot <= REG_EVENT_STAMP_NS_HI / 4;
+            ram_wdata <= resp(63 downto 32);
+            wr2       <= '1';
+            wr2_slot  <= REG_EVENT_STAMP_INFO / 4;
+            wr2_data  <= resp(95) & "0000000" & resp(94 downto 79) & "00000" & resp(78 downto 76);
           when R_EVSTAT =>
             if acc_addr = REG_EVENT_STATUS then
               rdata <= x"0000" & resp(63 downto 48);
@@ -353,20 +376,19 @@ begin
             filt_glitches <= filt_glitches +
               resize(unsigned(resp(31 downto 16)) - last_filt, 32);
             last_filt <= unsigned(resp(31 downto 16));
-            if resp(15) = '1' then
-              stamp <= unsigned(resp(95 downto 32));
-              stamp_valid <= '1';
-            end if;
         end case;
       end if;
       if s_accepted = '1' then
-        pps_lo <= std_logic_vector(stamp(31 downto 0));
-        pps_hi <= std_logic_vector(stamp(63 downto 32));
         stamp_new <= '1';
       end if;
 
+      if wr2 = '1' then
+        ram_we    <= '1';
+        ram_wslot <= wr2_slot;
+        ram_wdata <= wr2_data;
+      end if;
+
       -- message sender: pick the message and read its RAM word, then send
-      ram_we <= '0';
       if mv = '1' and msg_ready = '1' then
         mv <= '0';
       elsif mv = '0' and fetched = '0' and pend /= x"0000" and ram_we = '0' then
@@ -501,8 +523,6 @@ begin
                   want <= to_integer(unsigned(R_SNAP));
                   got <= (others => '0');
                   acc <= WAITING;
-                when REG_CLOCK_TIME_NS_HI => d := snap_hi;
-                when REG_CLOCK_TIME_FRAC => d := snap_frac;
                 when REG_CLOCK_EFF_PERIOD_NS => d := x"000000" & std_logic_vector(eff(39 downto 32));
                 when REG_CLOCK_EFF_PERIOD_FRAC => d := std_logic_vector(eff(31 downto 0));
                 when REG_PPS_STATUS =>
@@ -510,7 +530,8 @@ begin
                   -- variable given constants in one branch, slices in another
                   -- (tests/sim/repro); the asserts pin the field positions
                   d := x"0000000" & stamp_new & s_present & s_state;
-                when REG_PPS_STAMP_NS_LO => d := pps_lo; pps_hi_l <= pps_hi; stamp_new <= '0';
+                when REG_PPS_STAMP_NS_LO => d := std_logic_vector(last_stamp(31 downto 0));
+                  pps_hi_l <= std_logic_vector(last_stamp(63 downto 32)); stamp_new <= '0';
                 when REG_PPS_STAMP_NS_HI => d := pps_hi_l;
                 when REG_PPS_OFFSET_NS => d := std_logic_vector(s_offset);
                 when REG_PPS_FREQ_ADJ => d := std_logic_vector(s_freq);
@@ -531,8 +552,6 @@ begin
                   want <= to_integer(unsigned(R_EVENT));
                   got <= (others => '0');
                   acc <= WAITING;
-                when REG_EVENT_STAMP_NS_HI => d := ev_hi;
-                when REG_EVENT_STAMP_INFO => d := ev_info;
                 when others =>
                   if is_ram = '0' and bad_cnt /= x"FFFFFFFF" then
                     bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);

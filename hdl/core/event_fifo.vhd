@@ -8,10 +8,11 @@
 -- is detected: at least 2 clocks after its strobe (edge_capture: the
 -- input must leave the active level and come back through the
 -- synchroniser), and an input waits at most N - 1 clocks to be drained,
--- so for N <= 2 no stamp is kept twice. Only the sequence number is held. An edge is lost only when its input's holding register
--- is still full or the FIFO is full; then `overflows` counts it and the
--- sequence number still advances, so software sees the gap. The memory has a
--- registered read so it maps to iCE40 block RAM.
+-- so for N <= 2 no stamp is kept twice. Only the sequence number is held.
+-- An edge is lost only when its input's holding slot is still full or the
+-- FIFO is full; then `overflows` counts it (one clock later) and the
+-- sequence number still advances, so software sees the gap. The memory has
+-- a registered read so it maps to iCE40 block RAM.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -42,6 +43,9 @@ architecture rtl of event_fifo is
   signal hq  : seqs_t;
   signal seq : unsigned(15 downto 0) := (others => '0');
   signal ovf : unsigned(31 downto 0) := (others => '0');
+  -- edges lost in the previous clock: counted one clock later, so the
+  -- drain decision and the 32-bit add are not one path at 125 MHz
+  signal lost_r : unsigned(1 downto 0) := (others => '0');
   signal rd_data : std_logic_vector(82 downto 0);
   signal pop_d, found_d : std_logic := '0';
   signal full, any, we : std_logic;
@@ -51,7 +55,10 @@ begin
   assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
   assert N <= 2 report "event_fifo: the stamps are held by the edge captures; " &
     "more than 2 inputs need holding registers again (see the header)" severity failure;
-  full  <= '1' when wr_ptr - rd_ptr = 2 ** LOG2 else '0';
+  -- full: the pointers differ only in their wrap bit (no subtractor on
+  -- the path to the overflow counter)
+  full  <= '1' when wr_ptr(LOG2) /= rd_ptr(LOG2) and
+                    wr_ptr(LOG2 - 1 downto 0) = rd_ptr(LOG2 - 1 downto 0) else '0';
   level <= wr_ptr - rd_ptr;
   overflows <= ovf;
 
@@ -115,8 +122,9 @@ begin
         end if;
       end loop;
       seq <= nseq;
+      lost_r <= to_unsigned(lost, 2);
       if ovf /= x"FFFFFFFF" then
-        ovf <= ovf + lost;
+        ovf <= ovf + lost_r;
       end if;
 
       -- the read leaves block RAM one clock after the pop and is held there;
@@ -134,6 +142,7 @@ begin
         hv <= (others => '0');
         seq <= (others => '0');       -- sequence numbers count from reset
         ovf <= (others => '0');
+        lost_r <= (others => '0');
         wr_ptr <= (others => '0');
         rd_ptr <= (others => '0');
         pop_d <= '0';

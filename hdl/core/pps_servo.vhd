@@ -19,10 +19,11 @@
 -- Parameters (gains, thresholds, interval, loss time) are not held here:
 -- the servo names the one it needs on `par` and reads it on `par_q` one
 -- clock later, from the register file's block RAM. Each sequencer step
--- takes three clocks: the parameter address settles (1), the adder's
--- operands are registered (2), the adder result is used (3). The operand
--- register cuts the path operand multiplexer -> 34-bit adder -> result
--- multiplexer in two, for the 66 MHz bus clock; about 550 clocks per edge.
+-- takes four clocks: the parameter address settles (1), the adder's
+-- operands are registered (2), the sum is registered (3), the sum is used
+-- (4). The registers cut the path operand multiplexer -> 34-bit adder ->
+-- decisions and result multiplexers in three, for the 66 MHz bus clock
+-- (57.7 MHz with the sum unregistered); about 650 clocks per edge.
 -- The PPS-loss test (us_since >= loss_us) runs on the same adder after
 -- each microsecond tick while the sequencer is idle; a stamp that arrives
 -- meanwhile waits (stamp_valid is remembered).
@@ -42,9 +43,10 @@ entity pps_servo is
     par           : out par_t;
     par_q         : in  std_logic_vector(31 downto 0);
     stamp_valid   : in  std_logic;
-    stamp         : in  unsigned(63 downto 0);
+    stamp         : in  unsigned(63 downto 0);          -- valid with stamp_valid only
     us_tick       : in  std_logic;
     accepted      : out std_logic;                      -- strobe: stamp kept
+    last_stamp    : out unsigned(63 downto 0);          -- the last stamp kept
     -- requests to the timebase; held until ack
     step_req      : out std_logic;
     step_ns       : out signed(63 downto 0);
@@ -63,7 +65,7 @@ architecture rtl of pps_servo is
   constant LOCKED   : std_logic_vector(1 downto 0) := "10";
   constant HOLDOVER : std_logic_vector(1 downto 0) := "11";
 
-  -- Sequencer, one adder operation per state (three clocks each):
+  -- Sequencer, one adder operation per state (four clocks each):
   --   GAP1  r := stamp_lo - last_lo         GAP2  stamp_lo - last_lo < min_gap?
   --   MODS  64 non-restoring remainder steps, one stamp bit each
   --   MFIX  final restore (r < 0: r += interval)
@@ -85,7 +87,7 @@ architecture rtl of pps_servo is
   signal seq : seq_t := IDLE;
   signal ph  : ph_t := PH_I;
   signal st  : std_logic_vector(1 downto 0) := FREERUN;
-  signal last_lo : unsigned(31 downto 0) := (others => '0');
+  signal last_lo, last_hi : unsigned(31 downto 0) := (others => '0');
   signal have_last, prev_step, pres : std_logic := '0';
   signal us_since : unsigned(31 downto 0) := (others => '0');
   signal err  : signed(31 downto 0) := (others => '0');
@@ -107,10 +109,10 @@ architecture rtl of pps_servo is
   signal shc  : unsigned(4 downto 0) := (others => '0');
   signal sticky : std_logic := '0';                         -- product bits above 31 seen
   signal f_ge, f_step, f_lock, f_rej, f_gc, f_bc : std_logic := '0';
-  -- three clocks per step: 0 address, 1 operands, 2 act
+  -- four clocks per step: 0 address, 1 operands, 2 sum, 3 act
   signal phc  : unsigned(1 downto 0) := (others => '0');
   signal sv_pend, us_chk : std_logic := '0';
-  signal opa, opb : unsigned(33 downto 0) := (others => '0');
+  signal opa, opb, sum_r : unsigned(33 downto 0) := (others => '0');
 
   -- adder controls (from seq) and results
   signal asel : asel_t;
@@ -231,9 +233,10 @@ begin
     if rising_edge(clk) then
       opa <= (asx and a(31)) & a & '1';
       opb <= ((bsx and b(31)) & b & '0') xor (33 downto 0 => sub);
+      sum_r <= opa + opb;
     end if;
   end process;
-  s34 <= opa + opb;
+  s34 <= sum_r;
   w   <= s34(32 downto 1);
   neg <= s34(33);
   nz  <= '1' when w /= x"00000000" else '0';
@@ -259,12 +262,14 @@ begin
         end if;
       end if;
       -- a stamp is taken whenever no edge is being worked on
+      -- (into sr at once: the register file keeps no copy of the stamp)
       if stamp_valid = '1' and mode /= "00" and (seq = IDLE or seq = LOSS) then
+        sr <= stamp;
         sv_pend <= '1';
       end if;
 
-      -- steps other than IDLE and WAIT_ACK act in their third clock
-      if seq = IDLE or seq = WAIT_ACK or phc = 2 then
+      -- steps other than IDLE and WAIT_ACK act in their fourth clock
+      if seq = IDLE or seq = WAIT_ACK or phc = 3 then
         phc <= (others => '0');
       else
         phc <= phc + 1;
@@ -273,7 +278,6 @@ begin
       if seq = IDLE then
         if sv_pend = '1' then
           sv_pend <= '0';
-          sr  <= stamp;
           seq <= GAP1;
         elsif us_chk = '1' and pres = '1' then
           us_chk <= '0';
@@ -285,7 +289,7 @@ begin
           seq <= IDLE;
         end if;
 
-      elsif phc = 2 then
+      elsif phc = 3 then
       case seq is
         when LOSS =>
           seq <= IDLE;
@@ -312,6 +316,7 @@ begin
             accepted  <= '1';
             c_edge    <= c_edge + 1;
             last_lo   <= sr(31 downto 0);
+            last_hi   <= sr(63 downto 32);
             have_last <= '1';
             pres      <= '1';
             us_since  <= (others => '0');
@@ -525,6 +530,7 @@ begin
     end if;
   end process;
 
+  last_stamp <= last_hi & last_lo;
   step_req <= sreq;
   step_ns  <= resize(step_r, 64);
   freq_req <= freq and not sreq;

@@ -93,6 +93,7 @@ begin
       edges("10", 1000 + 10 * k);
       clocks(2);
     end loop;
+    clocks(1);                           -- overflows counts one clock later
     check(level = 4, "full FIFO level");
     check(overflows = 2, "overflows " & integer'image(to_integer(overflows)));
     expect('1', 1, 5, 1001);
