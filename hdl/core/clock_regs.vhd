@@ -489,7 +489,8 @@ begin
                     acc <= SENDING;
                   end if;
                 when REG_PPS_INTERVAL_NS =>
-                  if unsigned(d) < 2 or d(31) = '1' then
+                  -- d < 2 or d >= 2^31, without a carry chain on the write data
+                  if d(30 downto 1) = (30 downto 1 => '0') or d(31) = '1' then
                     bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
                     ram_we <= '0';
                   end if;

@@ -2,9 +2,10 @@
 -- Periodic output (PPS out) from the disciplined time.
 --
 -- A 64-bit "time >= target" compare does not close at 125 MHz on iCE40, so
--- it is split: 16-bit greater/equal per chunk in one clock, combined in the
--- next. The next targets (rise + width, rise + period) are formed by one
--- 16-bit adder over 4 clocks each. The output therefore rises a fixed
+-- it is split: two 32-bit compares in one clock, combined in the next
+-- (16-bit chunks needed a 4-level combine and reached only 97 MHz). The
+-- next targets (rise + width, rise + period) are formed by one 16-bit
+-- adder over 4 clocks each. The output therefore rises a fixed
 -- DELAY = 2 clocks after the time passes the target (reported to software
 -- in id.features.perout_delay), and a period must be >= 16 clocks so the
 -- adds finish before the next edge.
@@ -38,7 +39,7 @@ architecture rtl of perout_gen is
   signal state   : state_t := IDLE;
   signal target  : unsigned(63 downto 0) := (others => '0');
   signal rise    : unsigned(63 downto 0) := (others => '0');
-  signal gt, eq  : std_logic_vector(3 downto 0) := (others => '0');
+  signal gt_hi, eq_hi, ge_lo : std_logic := '0';
   signal cmp_ok  : std_logic := '0';    -- compare pipeline holds a valid result
   signal ge      : std_logic;
   signal step    : unsigned(1 downto 0) := (others => '0');
@@ -47,26 +48,29 @@ architecture rtl of perout_gen is
   signal sum     : unsigned(16 downto 0);
   signal q       : std_logic := '0';
 begin
-  -- clock 1: per-chunk compares of this clock's time against the target
+  -- clock 1: time >= target as two 32-bit compares (each one carry chain),
+  -- registered; clock 2: combined by one LUT
   compare : process (clk)
   begin
     if rising_edge(clk) then
-      for j in 0 to 3 loop
-        if time_ns(16 * j + 15 downto 16 * j) > target(16 * j + 15 downto 16 * j) then
-          gt(j) <= '1';
-        else
-          gt(j) <= '0';
-        end if;
-        if time_ns(16 * j + 15 downto 16 * j) = target(16 * j + 15 downto 16 * j) then
-          eq(j) <= '1';
-        else
-          eq(j) <= '0';
-        end if;
-      end loop;
+      if time_ns(63 downto 32) > target(63 downto 32) then
+        gt_hi <= '1';
+      else
+        gt_hi <= '0';
+      end if;
+      if time_ns(63 downto 32) = target(63 downto 32) then
+        eq_hi <= '1';
+      else
+        eq_hi <= '0';
+      end if;
+      if time_ns(31 downto 0) >= target(31 downto 0) then
+        ge_lo <= '1';
+      else
+        ge_lo <= '0';
+      end if;
     end if;
   end process;
-  -- clock 2: combine, most significant chunk first
-  ge <= gt(3) or (eq(3) and (gt(2) or (eq(2) and (gt(1) or (eq(1) and (gt(0) or eq(0)))))));
+  ge <= gt_hi or (eq_hi and ge_lo);
 
   -- chunk `step` of width (ADD_FALL) or period (ADD_RISE); chunks 2 and 3
   -- of the 32-bit addend are zero
