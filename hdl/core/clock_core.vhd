@@ -25,7 +25,14 @@ entity clock_core is
     pps_in    : in  std_logic;
     event_in  : in  std_logic_vector(N_EVENTS - 1 downto 0);
     perout    : out std_logic;
-    pps_locked : out std_logic);
+    pps_locked : out std_logic;
+    -- The card's time (ns) in the timebase domain, for stamping units
+    -- outside the core (MSI capture): exactly the value the edge captures
+    -- latch, so a strobe synchronised into tb_clk by the same two flops
+    -- (sync_bit) and latching tb_time_ns in the clock it is first seen gets
+    -- the same stamp as an event input whose pin changed at the same
+    -- moment (capture delay CAPTURE_DELAY = 2 clocks, id.features).
+    tb_time_ns : out unsigned(63 downto 0));
 end entity;
 
 architecture rtl of clock_core is
@@ -69,7 +76,7 @@ begin
     port map (clk => tb_clk, rst => tb_rst, msg_valid => b_msg_valid, msg => b_msg,
               msg_ready => b_msg_ready, resp_valid => t_resp_valid, resp => t_resp,
               resp_ready => t_resp_ready, us_toggle => us_t, pps_in => pps_in,
-              event_in => event_in, perout => perout);
+              event_in => event_in, perout => perout, time_ns_out => tb_time_ns);
 
   -- microsecond tick of the card's clock, for PPS loss detection
   us_sync : entity work.sync_bit port map (clk => bus_clk, din => us_t, dout => us_b);

@@ -40,4 +40,18 @@ package clock_msg_pkg is
   constant R_EVENT  : std_logic_vector(1 downto 0) := "01";  -- found seq(16) ch(3) pad(12) stamp(64)
   constant R_PPS    : std_logic_vector(1 downto 0) := "10";  -- stamp(64) glitches(16) is_stamp pad(15)
   constant R_EVSTAT : std_logic_vector(1 downto 0) := "11";  -- overflows(32) level(16) pad(48)
+
+  -- PPS servo parameters, read by pps_servo from the register RAM (a copy
+  -- with its own read port, in clock_regs) when its sequencer needs them
+  subtype par_t is natural range 0 to 15;
+  constant P_INTERVAL : par_t := 0;
+  constant P_KP       : par_t := 1;
+  constant P_KI       : par_t := 2;
+  constant P_KF       : par_t := 3;
+  constant P_LOCK     : par_t := 4;   -- lock_thresh_ns
+  constant P_REJ      : par_t := 5;   -- reject_thresh_ns
+  constant P_STEP     : par_t := 6;   -- step_thresh_ns
+  constant P_LOSS     : par_t := 7;   -- loss_us
+  constant P_GAP      : par_t := 8;   -- min_gap_ns
+  constant P_LCNT     : par_t := 9;   -- lock_count
 end package;

@@ -28,7 +28,8 @@ entity clock_tb_domain is
     us_toggle  : out std_logic;      -- flips every microsecond of this clock
     pps_in     : in  std_logic;
     event_in   : in  std_logic_vector(N_EVENTS - 1 downto 0);
-    perout     : out std_logic);
+    perout     : out std_logic;
+    time_ns_out : out unsigned(63 downto 0));  -- what the edge captures latch
 end entity;
 
 architecture rtl of clock_tb_domain is
@@ -38,9 +39,10 @@ architecture rtl of clock_tb_domain is
   signal tb_ready  : std_logic;
   signal tb_op     : std_logic_vector(1 downto 0) := "00";
   signal tb_data   : std_logic_vector(95 downto 0);
-  signal set_r     : std_logic_vector(95 downto 0) := (others => '0');
-  signal adj_r     : std_logic_vector(63 downto 0) := (others => '0');
-  signal per_r     : std_logic_vector(39 downto 0) := (others => '0');
+  -- One staging word for every timebase command: set, adjust and period
+  -- data are always sent right before their command (clock_regs) and no
+  -- message is taken while a command is in flight, so they never overlap.
+  signal stage_r   : std_logic_vector(95 downto 0) := (others => '0');
 
   signal pps_cfg   : std_logic_vector(31 downto 0) := (others => '0');
   signal ev_cfg    : std_logic_vector(31 downto 0) := (others => '0');
@@ -80,11 +82,10 @@ begin
 
   msg_ready <= tb_ready and not tb_valid;
   -- the command word is the staging register itself: it cannot change while
-  -- the command is in flight because no message is taken until tb_ready
-  with tb_op select tb_data <=
-    set_r                            when "00",
-    adj_r & x"00000000"              when "01",
-    x"00000000000000" & per_r        when others;
+  -- the command is in flight because no message is taken until tb_ready.
+  -- Layout: SET ns(95..32) frac(31..0); ADJUST ns(95..32), zero fraction;
+  -- PERIOD ns(39..32) frac(31..0) (the timebase ignores bits 95..40).
+  tb_data <= stage_r;
 
   decode : process (clk)
     variable a : msg_addr_t;
@@ -98,13 +99,13 @@ begin
         a := to_integer(unsigned(msg(35 downto 32)));
         d := msg(31 downto 0);
         case a is
-          when M_SET_LO    => set_r(63 downto 32) <= d;
-          when M_SET_HI    => set_r(95 downto 64) <= d;
-          when M_SET_FRAC  => set_r(31 downto 0) <= d;
-          when M_ADJ_LO    => adj_r(31 downto 0) <= d;
-          when M_ADJ_HI    => adj_r(63 downto 32) <= d;
-          when M_PER_NS    => per_r(39 downto 32) <= d(7 downto 0);
-          when M_PER_FRAC  => per_r(31 downto 0) <= d;
+          when M_SET_LO | M_ADJ_LO => stage_r(63 downto 32) <= d;
+            if a = M_ADJ_LO then
+              stage_r(31 downto 0) <= (others => '0');
+            end if;
+          when M_SET_HI | M_ADJ_HI => stage_r(95 downto 64) <= d;
+          when M_PER_NS    => stage_r(63 downto 32) <= x"000000" & d(7 downto 0);
+          when M_SET_FRAC | M_PER_FRAC => stage_r(31 downto 0) <= d;
           when M_PPS_CFG   => pps_cfg <= d;
           when M_EV_CFG    => ev_cfg <= d;
           when M_EV_MINW   => ev_minw <= unsigned(d(15 downto 0));
@@ -195,6 +196,7 @@ begin
           R_PPS & std_logic_vector(pps_r) & std_logic_vector(glitches) & pps_is_stamp &
             "000000000000000";
   us_toggle  <= us_t;
+  time_ns_out <= time_ns;
 
   pps_cap : entity work.edge_capture
     port map (clk => clk, rst => rst, pin => pps_in, enable => pps_cfg(0),

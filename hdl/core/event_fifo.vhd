@@ -1,12 +1,18 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- Event stamp FIFO shared by N inputs (timebase clock domain).
 --
--- Each input has a one-entry holding register so simultaneous edges on
+-- Each input has a one-entry holding slot so simultaneous edges on
 -- different inputs are all kept; one entry per clock moves into the FIFO,
--- lowest input first. An edge is lost only when its input's holding register
--- is still full or the FIFO is full; then `overflows` counts it and the
--- sequence number still advances, so software sees the gap. The memory has a
--- registered read so it maps to iCE40 block RAM.
+-- lowest input first. The slot's stamp is the edge capture's own stamp
+-- register (in_stamps), which holds still until that input's next edge
+-- is detected: at least 2 clocks after its strobe (edge_capture: the
+-- input must leave the active level and come back through the
+-- synchroniser), and an input waits at most N - 1 clocks to be drained,
+-- so for N <= 2 no stamp is kept twice. Only the sequence number is held.
+-- An edge is lost only when its input's holding slot is still full or the
+-- FIFO is full; then `overflows` counts it (one clock later) and the
+-- sequence number still advances, so software sees the gap. The memory has
+-- a registered read so it maps to iCE40 block RAM.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -19,11 +25,11 @@ entity event_fifo is
     clk       : in  std_logic;
     rst       : in  std_logic;
     in_valid  : in  std_logic_vector(N - 1 downto 0);
-    in_stamps : in  std_logic_vector(N * 64 - 1 downto 0);
+    in_stamps : in  std_logic_vector(N * 64 - 1 downto 0);  -- held (see above)
     pop       : in  std_logic;                     -- strobe
     out_valid : out std_logic;                     -- strobe, 2 clocks after pop
     out_found : out std_logic;                     -- FIFO was not empty
-    out_entry : out std_logic_vector(82 downto 0); -- seq(16) & ch(3) & stamp(64)
+    out_entry : out std_logic_vector(82 downto 0); -- seq(16) & ch(3) & stamp(64), held until the next pop
     level     : out unsigned(LOG2 downto 0);
     overflows : out unsigned(31 downto 0));
 end entity;
@@ -33,21 +39,26 @@ architecture rtl of event_fifo is
   signal mem : mem_t;
   signal wr_ptr, rd_ptr : unsigned(LOG2 downto 0) := (others => '0');
   signal hv  : std_logic_vector(N - 1 downto 0) := (others => '0');
-  type stamps_t is array (0 to N - 1) of std_logic_vector(63 downto 0);
   type seqs_t is array (0 to N - 1) of unsigned(15 downto 0);
-  signal hs  : stamps_t;
   signal hq  : seqs_t;
   signal seq : unsigned(15 downto 0) := (others => '0');
   signal ovf : unsigned(31 downto 0) := (others => '0');
+  -- edges lost in the previous clock: counted one clock later, so the
+  -- drain decision and the 32-bit add are not one path at 125 MHz
+  signal lost_r : unsigned(1 downto 0) := (others => '0');
   signal rd_data : std_logic_vector(82 downto 0);
   signal pop_d, found_d : std_logic := '0';
-  signal entry : std_logic_vector(82 downto 0) := (others => '0');
   signal full, any, we : std_logic;
   signal sel  : natural range 0 to N - 1;
   signal wdata : std_logic_vector(82 downto 0);
 begin
   assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
-  full  <= '1' when wr_ptr - rd_ptr = 2 ** LOG2 else '0';
+  assert N <= 2 report "event_fifo: the stamps are held by the edge captures; " &
+    "more than 2 inputs need holding registers again (see the header)" severity failure;
+  -- full: the pointers differ only in their wrap bit (no subtractor on
+  -- the path to the overflow counter)
+  full  <= '1' when wr_ptr(LOG2) /= rd_ptr(LOG2) and
+                    wr_ptr(LOG2 - 1 downto 0) = rd_ptr(LOG2 - 1 downto 0) else '0';
   level <= wr_ptr - rd_ptr;
   overflows <= ovf;
 
@@ -64,18 +75,23 @@ begin
     end loop;
   end process;
   we    <= any and not full;
-  wdata <= std_logic_vector(hq(sel)) & std_logic_vector(to_unsigned(sel, 3)) & hs(sel);
+  wdata <= std_logic_vector(hq(sel)) & std_logic_vector(to_unsigned(sel, 3)) &
+           in_stamps(sel * 64 + 63 downto sel * 64);
 
   -- the memory alone in its process, in the shape that maps to block RAM
   -- (GHDL 2.0 synthesis got the write enable wrong when it sat inside the
-  -- control loop below: tests/hdl/netlist.sh)
+  -- control loop below: tests/hdl/netlist.sh). The read happens only on a
+  -- pop, so the RAM's own output register holds the popped entry until the
+  -- next pop and no copy of the 83-bit entry is kept in logic cells.
   ram : process (clk)
   begin
     if rising_edge(clk) then
       if we = '1' then
         mem(to_integer(wr_ptr(LOG2 - 1 downto 0))) <= wdata;
       end if;
-      rd_data <= mem(to_integer(rd_ptr(LOG2 - 1 downto 0)));
+      if pop = '1' then
+        rd_data <= mem(to_integer(rd_ptr(LOG2 - 1 downto 0)));
+      end if;
     end if;
   end process;
 
@@ -101,22 +117,20 @@ begin
             lost := lost + 1;       -- previous edge of this input still waiting
           end if;
           hv(i) <= '1';
-          hs(i) <= in_stamps(i * 64 + 63 downto i * 64);
           hq(i) <= nseq;
           nseq  := nseq + 1;
         end if;
       end loop;
       seq <= nseq;
+      lost_r <= to_unsigned(lost, 2);
       if ovf /= x"FFFFFFFF" then
-        ovf <= ovf + lost;
+        ovf <= ovf + lost_r;
       end if;
 
-      -- the read leaves block RAM one clock after the pop, and is held
+      -- the read leaves block RAM one clock after the pop and is held there;
+      -- out_valid keeps its two-clock latency
       pop_d     <= pop;
       out_valid <= pop_d;
-      if pop_d = '1' then
-        entry <= rd_data;
-      end if;
       if pop = '1' then
         found_d <= '0';
         if wr_ptr /= rd_ptr then
@@ -128,6 +142,7 @@ begin
         hv <= (others => '0');
         seq <= (others => '0');       -- sequence numbers count from reset
         ovf <= (others => '0');
+        lost_r <= (others => '0');
         wr_ptr <= (others => '0');
         rd_ptr <= (others => '0');
         pop_d <= '0';
@@ -136,5 +151,5 @@ begin
     end if;
   end process;
   out_found <= found_d;
-  out_entry <= entry;
+  out_entry <= rd_data;
 end architecture;

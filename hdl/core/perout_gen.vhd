@@ -2,12 +2,20 @@
 -- Periodic output (PPS out) from the disciplined time.
 --
 -- A 64-bit "time >= target" compare does not close at 125 MHz on iCE40, so
--- it is split: 16-bit greater/equal per chunk in one clock, combined in the
--- next. The next targets (rise + width, rise + period) are formed by one
--- 16-bit adder over 4 clocks each. The output therefore rises a fixed
+-- it is split: two 32-bit compares in one clock, combined in the next
+-- (16-bit chunks needed a 4-level combine and reached only 97 MHz). The
+-- next targets (rise + width, rise + period) are formed by one 16-bit
+-- adder over 4 clocks each. The output therefore rises a fixed
 -- DELAY = 2 clocks after the time passes the target (reported to software
 -- in id.features.perout_delay), and a period must be >= 16 clocks so the
 -- adds finish before the next edge.
+--
+-- Area: period and width are read from the ports, not copied (the caller
+-- holds them, and changes them only right before an arm, which restarts
+-- the output anyway; a change without arm takes effect at the next edge
+-- computed). The next target is added in place: target and rise rotate by
+-- one 16-bit chunk per add step, so no separate sum register and no chunk
+-- multiplexer on the registers is needed.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -31,39 +39,50 @@ architecture rtl of perout_gen is
   signal state   : state_t := IDLE;
   signal target  : unsigned(63 downto 0) := (others => '0');
   signal rise    : unsigned(63 downto 0) := (others => '0');
-  signal per_r, wid_r : unsigned(31 downto 0) := (others => '0');
-  signal gt, eq  : std_logic_vector(3 downto 0) := (others => '0');
+  signal gt_hi, eq_hi, ge_lo : std_logic := '0';
   signal cmp_ok  : std_logic := '0';    -- compare pipeline holds a valid result
   signal ge      : std_logic;
   signal step    : unsigned(1 downto 0) := (others => '0');
   signal carry   : std_logic := '0';
-  signal acc     : unsigned(63 downto 0) := (others => '0');
+  signal addend  : unsigned(15 downto 0);
+  signal sum     : unsigned(16 downto 0);
   signal q       : std_logic := '0';
 begin
-  -- clock 1: per-chunk compares of this clock's time against the target
+  -- clock 1: time >= target as two 32-bit compares (each one carry chain),
+  -- registered; clock 2: combined by one LUT
   compare : process (clk)
   begin
     if rising_edge(clk) then
-      for j in 0 to 3 loop
-        if time_ns(16 * j + 15 downto 16 * j) > target(16 * j + 15 downto 16 * j) then
-          gt(j) <= '1';
-        else
-          gt(j) <= '0';
-        end if;
-        if time_ns(16 * j + 15 downto 16 * j) = target(16 * j + 15 downto 16 * j) then
-          eq(j) <= '1';
-        else
-          eq(j) <= '0';
-        end if;
-      end loop;
+      if time_ns(63 downto 32) > target(63 downto 32) then
+        gt_hi <= '1';
+      else
+        gt_hi <= '0';
+      end if;
+      if time_ns(63 downto 32) = target(63 downto 32) then
+        eq_hi <= '1';
+      else
+        eq_hi <= '0';
+      end if;
+      if time_ns(31 downto 0) >= target(31 downto 0) then
+        ge_lo <= '1';
+      else
+        ge_lo <= '0';
+      end if;
     end if;
   end process;
-  -- clock 2: combine, most significant chunk first
-  ge <= gt(3) or (eq(3) and (gt(2) or (eq(2) and (gt(1) or (eq(1) and (gt(0) or eq(0)))))));
+  ge <= gt_hi or (eq_hi and ge_lo);
+
+  -- chunk `step` of width (ADD_FALL) or period (ADD_RISE); chunks 2 and 3
+  -- of the 32-bit addend are zero
+  addend <= (others => '0') when step(1) = '1' else
+            width(15 downto 0)  when state = ADD_FALL and step(0) = '0' else
+            width(31 downto 16) when state = ADD_FALL else
+            period(15 downto 0) when step(0) = '0' else
+            period(31 downto 16);
+  -- rise(15..0) is always the chunk being added: rise rotates with the steps
+  sum <= ('0' & rise(15 downto 0)) + ('0' & addend) + ("" & carry);
 
   fsm : process (clk)
-    variable addend : unsigned(31 downto 0);
-    variable sum    : unsigned(16 downto 0);
   begin
     if rising_edge(clk) then
       cmp_ok <= '1';
@@ -84,42 +103,30 @@ begin
             carry <= '0';
           end if;
         when ADD_FALL | ADD_RISE =>
-          -- acc = rise + (width or period), 16 bits per clock
-          if state = ADD_FALL then addend := wid_r; else addend := per_r; end if;
-          if step < 2 then
-            sum := ('0' & rise(16 * to_integer(step) + 15 downto 16 * to_integer(step))) +
-                   ('0' & addend(16 * to_integer(step) + 15 downto 16 * to_integer(step))) +
-                   ("" & carry);
+          -- target = rise + (width or period), 16 bits per clock, the sum
+          -- shifted in from the top; after 4 steps both are back in place
+          target <= sum(15 downto 0) & target(63 downto 16);
+          if state = ADD_RISE then
+            rise <= sum(15 downto 0) & rise(63 downto 16);
           else
-            sum := ('0' & rise(16 * to_integer(step) + 15 downto 16 * to_integer(step))) +
-                   ("" & carry);
+            rise <= rise(15 downto 0) & rise(63 downto 16);
           end if;
-          acc(16 * to_integer(step) + 15 downto 16 * to_integer(step)) <= sum(15 downto 0);
           carry <= sum(16);
           step  <= step + 1;
           if step = 3 then
-            -- acc completes on this edge: use the value being written
             if state = ADD_FALL then
-              target <= sum(15 downto 0) & acc(47 downto 0);
-              state  <= WAIT_FALL;
+              state <= WAIT_FALL;
             else
-              target <= sum(15 downto 0) & acc(47 downto 0);
-              rise   <= sum(15 downto 0) & acc(47 downto 0);
-              state  <= WAIT_RISE;
+              state <= WAIT_RISE;
             end if;
-            cmp_ok <= '0';          -- the compare in flight used the old target
           end if;
+          cmp_ok <= '0';            -- the compare in flight used a partial target
       end case;
-      if state = ADD_FALL or state = ADD_RISE then
-        cmp_ok <= '0';
-      end if;
       if arm = '1' then
         q <= '0';
         if enable = '1' then
           rise   <= start_ns;
           target <= start_ns;
-          per_r  <= period;
-          wid_r  <= width;
           state  <= WAIT_RISE;
           cmp_ok <= '0';
         else

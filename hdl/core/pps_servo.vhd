@@ -15,27 +15,38 @@
 -- iCE40 HX8K is too small for a dedicated adder per operation. Only the
 -- counters and the PPS-loss timer, which run independently of the
 -- sequencer, keep their own incrementers.
+--
+-- Parameters (gains, thresholds, interval, loss time) are not held here:
+-- the servo names the one it needs on `par` and reads it on `par_q` one
+-- clock later, from the register file's block RAM. Each sequencer step
+-- takes four clocks: the parameter address settles (1), the adder's
+-- operands are registered (2), the sum is registered (3), the sum is used
+-- (4). The registers cut the path operand multiplexer -> 34-bit adder ->
+-- decisions and result multiplexers in three, for the 66 MHz bus clock
+-- (57.7 MHz with the sum unregistered); about 650 clocks per edge.
+-- The PPS-loss test (us_since >= loss_us) runs on the same adder after
+-- each microsecond tick while the sequencer is idle; a stamp that arrives
+-- meanwhile waits (stamp_valid is remembered).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
+use work.clock_msg_pkg.all;
 
 entity pps_servo is
   port (
     clk           : in  std_logic;
     rst           : in  std_logic;
     mode          : in  std_logic_vector(1 downto 0);   -- 0 off, 1 report, 2 servo
-    interval      : in  unsigned(30 downto 0);
-    kp, ki, kf    : in  std_logic_vector(20 downto 0);  -- mant(20..5) & shift(4..0)
-    lock_thresh   : in  unsigned(31 downto 0);
-    reject_thresh : in  unsigned(31 downto 0);
-    step_thresh   : in  unsigned(31 downto 0);
-    loss_us       : in  unsigned(31 downto 0);
-    min_gap       : in  unsigned(31 downto 0);
-    lock_count    : in  unsigned(7 downto 0);
+    -- parameter read port (P_* in clock_msg_pkg): par_q is the register
+    -- word of parameter `par` as it was one clock earlier (gains packed as
+    -- in the register map: mant(23..8), shift(4..0))
+    par           : out par_t;
+    par_q         : in  std_logic_vector(31 downto 0);
     stamp_valid   : in  std_logic;
-    stamp         : in  unsigned(63 downto 0);
+    stamp         : in  unsigned(63 downto 0);          -- valid with stamp_valid only
     us_tick       : in  std_logic;
     accepted      : out std_logic;                      -- strobe: stamp kept
+    last_stamp    : out unsigned(63 downto 0);          -- the last stamp kept
     -- requests to the timebase; held until ack
     step_req      : out std_logic;
     step_ns       : out signed(63 downto 0);
@@ -54,26 +65,29 @@ architecture rtl of pps_servo is
   constant LOCKED   : std_logic_vector(1 downto 0) := "10";
   constant HOLDOVER : std_logic_vector(1 downto 0) := "11";
 
-  -- Sequencer, one adder operation per state and clock:
+  -- Sequencer, one adder operation per state (four clocks each):
   --   GAP1  r := stamp_lo - last_lo         GAP2  stamp_lo - last_lo < min_gap?
   --   MODS  64 non-restoring remainder steps, one stamp bit each
   --   MFIX  final restore (r < 0: r += interval)
   --   FOLD1 r >= interval/2?                FOLD2 err := r (- interval)
   --   CMP_S/CMP_L/CMP_R  |err| against step/lock/reject thresholds
+  --   LCNT  good+1, bad+1 against lock_count (no adder)
   --   DECIDE  state machine; the adder makes -err for a step
+  --   LOADK the gain for the next multiply (ki, kp or kf; no adder)
   --   MULT/RSHF/LSHF  |err| * mant >> shift (shift-and-add, then align)
   --   ACC   integ/freq_adj := saturating integ -+ product
+  --   LOSS  loss_us - us_since <= 0: PPS lost
   type seq_t is (IDLE, GAP1, GAP2, MODS, MFIX, FOLD1, FOLD2, CMP_S, CMP_L, CMP_R,
-                 DECIDE, MULT, RSHF, LSHF, ACC, WAIT_ACK);
-  type asel_t is (A_ZERO, A_STAMP, A_R, A_RSH, A_INTEG, A_STEP, A_LOCK, A_REJ);
-  type bsel_t is (B_ZERO, B_LAST, B_GAP, B_IVL, B_ERR, B_R, B_MAX);
+                 LCNT, DECIDE, LOADK, MULT, RSHF, LSHF, ACC, WAIT_ACK, LOSS);
+  type asel_t is (A_ZERO, A_STAMP, A_R, A_RSH, A_INTEG, A_PAR);
+  type bsel_t is (B_ZERO, B_LAST, B_PAR, B_ERR, B_R, B_MAX, B_US);
   -- which multiply: I (ki, then P follows), P (kp), F (kf after a step)
   type ph_t is (PH_I, PH_P, PH_F);
 
   signal seq : seq_t := IDLE;
   signal ph  : ph_t := PH_I;
   signal st  : std_logic_vector(1 downto 0) := FREERUN;
-  signal last_lo : unsigned(31 downto 0) := (others => '0');
+  signal last_lo, last_hi : unsigned(31 downto 0) := (others => '0');
   signal have_last, prev_step, pres : std_logic := '0';
   signal us_since : unsigned(31 downto 0) := (others => '0');
   signal err  : signed(31 downto 0) := (others => '0');
@@ -94,7 +108,11 @@ architecture rtl of pps_servo is
   signal cnt  : unsigned(5 downto 0) := (others => '0');
   signal shc  : unsigned(4 downto 0) := (others => '0');
   signal sticky : std_logic := '0';                         -- product bits above 31 seen
-  signal f_ge, f_step, f_lock, f_rej : std_logic := '0';
+  signal f_ge, f_step, f_lock, f_rej, f_gc, f_bc : std_logic := '0';
+  -- four clocks per step: 0 address, 1 operands, 2 sum, 3 act
+  signal phc  : unsigned(1 downto 0) := (others => '0');
+  signal sv_pend, us_chk : std_logic := '0';
+  signal opa, opb, sum_r : unsigned(33 downto 0) := (others => '0');
 
   -- adder controls (from seq) and results
   signal asel : asel_t;
@@ -121,34 +139,31 @@ begin
       when GAP1 =>
         asel <= A_STAMP; bsel <= B_LAST; sub <= '1';
       when GAP2 =>
-        asel <= A_R; bsel <= B_GAP; sub <= '1';
+        asel <= A_R; bsel <= B_PAR; sub <= '1';
       when MODS =>
         -- non-restoring: r stays in [-interval, interval), so 2r + bit fits
         -- 32 bits modulo 2^32 and the result's sign is its bit 31
-        asel <= A_RSH; rbit <= sr(63); bsel <= B_IVL; sub <= not r(31);
+        -- (interval < 2^31: the register refuses larger values)
+        asel <= A_RSH; rbit <= sr(63); bsel <= B_PAR; sub <= not r(31);
       when MFIX =>
         asel <= A_R;
         if r(31) = '1' then
-          bsel <= B_IVL;
+          bsel <= B_PAR;
         end if;
       when FOLD1 =>
         -- r >= floor(interval/2)  <=>  2r + interval(0) >= interval
-        asel <= A_RSH; rbit <= interval(0); bsel <= B_IVL; sub <= '1';
+        asel <= A_RSH; rbit <= par_q(0); bsel <= B_PAR; sub <= '1';
       when FOLD2 =>
         asel <= A_R; sub <= '1';
         if f_ge = '1' then
-          bsel <= B_IVL;
+          bsel <= B_PAR;
         end if;
       when CMP_S | CMP_L | CMP_R =>
         -- threshold - |err|: subtract err when err >= 0, add it when < 0
-        if seq = CMP_S then
-          asel <= A_STEP;
-        elsif seq = CMP_L then
-          asel <= A_LOCK;
-        else
-          asel <= A_REJ;
-        end if;
+        asel <= A_PAR;
         bsel <= B_ERR; bsx <= '1'; sub <= not err(31);
+      when LOSS =>
+        asel <= A_PAR; bsel <= B_US; sub <= '1';
       when DECIDE =>
         bsel <= B_ERR; sub <= '1';      -- 0 - err: the step
       when MULT =>
@@ -173,28 +188,55 @@ begin
     end case;
   end process;
 
+  -- the parameter each step reads
+  parsel : process (all)
+  begin
+    case seq is
+      when GAP1 | GAP2 => par <= P_GAP;
+      when CMP_S => par <= P_STEP;
+      when CMP_L => par <= P_LOCK;
+      when CMP_R => par <= P_REJ;
+      when LCNT => par <= P_LCNT;
+      when LOADK =>
+        case ph is
+          when PH_I => par <= P_KI;
+          when PH_P => par <= P_KP;
+          when others => par <= P_KF;
+        end case;
+      when IDLE | LOSS => par <= P_LOSS;
+      when others => par <= P_INTERVAL;
+    end case;
+  end process;
+
   with asel select a <=
     sr(31 downto 0)                 when A_STAMP,
     r                               when A_R,
     r(30 downto 0) & rbit           when A_RSH,
     unsigned(integ)                 when A_INTEG,
-    step_thresh                     when A_STEP,
-    lock_thresh                     when A_LOCK,
-    reject_thresh                   when A_REJ,
+    unsigned(par_q)                 when A_PAR,
     (others => '0')                 when others;
   with bsel select b <=
     last_lo                         when B_LAST,
-    min_gap                         when B_GAP,
-    '0' & interval                  when B_IVL,
+    unsigned(par_q)                 when B_PAR,
     unsigned(err)                   when B_ERR,
     r                               when B_R,
     x"7FFFFFFF"                     when B_MAX,
+    us_since                        when B_US,
     (others => '0')                 when others;
 
   -- a + (b xor sub) + sub in 33 bits, as one 34-bit add whose extra low bit
-  -- only generates the carry in (one adder, no separate carry-in adder)
-  s34 <= ((asx and a(31)) & a & '1') +
-         (((bsx and b(31)) & b & '0') xor (33 downto 0 => sub));
+  -- only generates the carry in (one adder, no separate carry-in adder).
+  -- The operands are registered in the step's second clock, the sum used
+  -- in its third.
+  operands : process (clk)
+  begin
+    if rising_edge(clk) then
+      opa <= (asx and a(31)) & a & '1';
+      opb <= ((bsx and b(31)) & b & '0') xor (33 downto 0 => sub);
+      sum_r <= opa + opb;
+    end if;
+  end process;
+  s34 <= sum_r;
   w   <= s34(32 downto 1);
   neg <= s34(33);
   nz  <= '1' when w /= x"00000000" else '0';
@@ -211,26 +253,55 @@ begin
     if rising_edge(clk) then
       accepted <= '0';
 
-      -- loss of PPS, counted in microseconds of the card's own clock
-      if us_tick = '1' and us_since /= x"FFFFFFFF" then
-        us_since <= us_since + 1;
-      end if;
-      if us_since >= loss_us and pres = '1' then
-        pres <= '0';
-        have_last <= '0';       -- the gap test is meaningless across a loss
-        if st = LOCKING or st = LOCKED then
-          st <= HOLDOVER;
-          c_loss <= c_loss + 1;
-          fadj <= integ;          -- hold the learned frequency, drop the P term
-          freq <= '1';
+      -- loss of PPS, counted in microseconds of the card's own clock; the
+      -- test against loss_us is the LOSS step
+      if us_tick = '1' then
+        us_chk <= '1';
+        if us_since /= x"FFFFFFFF" then
+          us_since <= us_since + 1;
         end if;
       end if;
+      -- a stamp is taken whenever no edge is being worked on
+      -- (into sr at once: the register file keeps no copy of the stamp)
+      if stamp_valid = '1' and mode /= "00" and (seq = IDLE or seq = LOSS) then
+        sr <= stamp;
+        sv_pend <= '1';
+      end if;
 
+      -- steps other than IDLE and WAIT_ACK act in their fourth clock
+      if seq = IDLE or seq = WAIT_ACK or phc = 3 then
+        phc <= (others => '0');
+      else
+        phc <= phc + 1;
+      end if;
+
+      if seq = IDLE then
+        if sv_pend = '1' then
+          sv_pend <= '0';
+          seq <= GAP1;
+        elsif us_chk = '1' and pres = '1' then
+          us_chk <= '0';
+          seq <= LOSS;
+        end if;
+
+      elsif seq = WAIT_ACK then
+        if sreq = '0' and freq = '0' then
+          seq <= IDLE;
+        end if;
+
+      elsif phc = 3 then
       case seq is
-        when IDLE =>
-          if stamp_valid = '1' and mode /= "00" then
-            sr  <= stamp;
-            seq <= GAP1;
+        when LOSS =>
+          seq <= IDLE;
+          if neg = '1' or nz = '0' then     -- us_since >= loss_us
+            pres <= '0';
+            have_last <= '0';       -- the gap test is meaningless across a loss
+            if st = LOCKING or st = LOCKED then
+              st <= HOLDOVER;
+              c_loss <= c_loss + 1;
+              fadj <= integ;          -- hold the learned frequency, drop the P term
+              freq <= '1';
+            end if;
           end if;
 
         when GAP1 =>
@@ -245,9 +316,11 @@ begin
             accepted  <= '1';
             c_edge    <= c_edge + 1;
             last_lo   <= sr(31 downto 0);
+            last_hi   <= sr(63 downto 32);
             have_last <= '1';
             pres      <= '1';
             us_since  <= (others => '0');
+            us_chk    <= '0';
             if mode = "10" then
               r   <= (others => '0');
               cnt <= (others => '1');       -- 64 steps
@@ -283,6 +356,18 @@ begin
           seq <= CMP_R;
         when CMP_R =>
           f_rej <= neg;                     -- |err| > reject_thresh
+          seq <= LCNT;
+        when LCNT =>
+          if good + 1 >= unsigned(par_q(7 downto 0)) then
+            f_gc <= '1';
+          else
+            f_gc <= '0';
+          end if;
+          if bad + 1 >= unsigned(par_q(7 downto 0)) then
+            f_bc <= '1';
+          else
+            f_bc <= '0';
+          end if;
           seq <= DECIDE;
 
         when DECIDE =>
@@ -306,10 +391,8 @@ begin
               st     <= LOCKING;
               prev_step <= f_step;
               if prev_step = '1' then
-                l   <= unsigned(kf(20 downto 5));
-                shc <= unsigned(kf(4 downto 0));
                 ph  <= PH_F;
-                seq <= MULT;
+                seq <= LOADK;
               else
                 seq <= WAIT_ACK;
               end if;
@@ -317,7 +400,7 @@ begin
               prev_step <= '0';
               st <= LOCKING;
               if f_lock = '1' then
-                if good + 1 >= lock_count then
+                if f_gc = '1' then
                   st <= LOCKED;
                   bad <= (others => '0');
                   rej_run <= (others => '0');
@@ -326,10 +409,8 @@ begin
               else
                 good <= (others => '0');
               end if;
-              l   <= unsigned(ki(20 downto 5));
-              shc <= unsigned(ki(4 downto 0));
               ph  <= PH_I;
-              seq <= MULT;
+              seq <= LOADK;
             end if;
           else
             -- LOCKED or HOLDOVER: a far-off edge must not yank the clock
@@ -348,7 +429,7 @@ begin
                 st <= LOCKING;
                 good <= (others => '0');
               elsif f_lock = '0' then
-                if bad + 1 >= lock_count then
+                if f_bc = '1' then
                   st <= LOCKING;
                   good <= (others => '0');
                 end if;
@@ -356,12 +437,15 @@ begin
               else
                 bad <= (others => '0');
               end if;
-              l   <= unsigned(ki(20 downto 5));
-              shc <= unsigned(ki(4 downto 0));
               ph  <= PH_I;
-              seq <= MULT;
+              seq <= LOADK;
             end if;
           end if;
+
+        when LOADK =>
+          l   <= unsigned(par_q(23 downto 8));
+          shc <= unsigned(par_q(4 downto 0));
+          seq <= MULT;
 
         -- {r, l} := (r + l(0) * |err|) >> 1, 16 times: {r, l} = |err| * mant
         when MULT =>
@@ -401,10 +485,8 @@ begin
               r <= (others => '0');
               sticky <= '0';
               cnt <= to_unsigned(15, 6);
-              l   <= unsigned(kp(20 downto 5));
-              shc <= unsigned(kp(4 downto 0));
               ph  <= PH_P;
-              seq <= MULT;
+              seq <= LOADK;
             when PH_F =>
               -- after a step: the learned frequency only, no P term
               integ <= sat_w;
@@ -417,13 +499,12 @@ begin
               seq  <= WAIT_ACK;
           end case;
 
-        when WAIT_ACK =>
-          if sreq = '0' and freq = '0' then
-            seq <= IDLE;
-          end if;
+        when others =>
+          null;
       end case;
+      end if;
 
-      if mode /= "10" and (seq = IDLE or seq = GAP1 or seq = GAP2) then
+      if mode /= "10" and (seq = IDLE or seq = GAP1 or seq = GAP2 or seq = LOSS) then
         st <= FREERUN;
         prev_step <= '0';
       end if;
@@ -444,10 +525,12 @@ begin
         good <= (others => '0'); bad <= (others => '0'); rej_run <= (others => '0');
         c_gap <= (others => '0'); c_rej <= (others => '0'); c_loss <= (others => '0');
         c_step <= (others => '0'); c_edge <= (others => '0');
+        phc <= (others => '0'); sv_pend <= '0'; us_chk <= '0';
       end if;
     end if;
   end process;
 
+  last_stamp <= last_hi & last_lo;
   step_req <= sreq;
   step_ns  <= resize(step_r, 64);
   freq_req <= freq and not sreq;

@@ -13,6 +13,7 @@ library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
 use ieee.math_real.all;
+use work.clock_msg_pkg.all;
 
 entity tb_arith_units is
 end entity;
@@ -30,16 +31,37 @@ architecture sim of tb_arith_units is
   signal state : std_logic_vector(1 downto 0);
   signal gap_glitches, rejects, losses, steps, edges : unsigned(31 downto 0);
   signal done : boolean := false;
+  signal par : par_t;
+  signal par_q : std_logic_vector(31 downto 0) := (others => '0');
+  -- a gain packed mant(20..5) & shift(4..0) as its register word
+  function gain_word (g : std_logic_vector(20 downto 0)) return std_logic_vector is
+  begin
+    return x"00" & g(20 downto 5) & "000" & g(4 downto 0);
+  end function;
 begin
+  -- the register file's parameter RAM: the register words, one clock late
+  params : process (clk)
+  begin
+    if rising_edge(clk) then
+      case par is
+        when P_INTERVAL => par_q <= std_logic_vector(resize(interval, 32));
+        when P_KP => par_q <= gain_word(kp);
+        when P_KI => par_q <= gain_word(ki);
+        when P_KF => par_q <= (others => '0');
+        when P_LOCK => par_q <= std_logic_vector(to_unsigned(100, 32));
+        when P_REJ | P_STEP | P_LOSS => par_q <= x"FFFFFFFF";
+        when P_GAP => par_q <= (others => '0');
+        when P_LCNT => par_q <= std_logic_vector(to_unsigned(4, 32));
+        when others => par_q <= (others => 'X');
+      end case;
+    end if;
+  end process;
+
   clk <= not clk after 5 ns when not done;
 
   dut : entity work.pps_servo
     port map (
-      clk => clk, rst => rst, mode => "10", interval => interval,
-      kp => kp, ki => ki, kf => (others => '0'),
-      lock_thresh => to_unsigned(100, 32), reject_thresh => x"FFFFFFFF",
-      step_thresh => x"FFFFFFFF", loss_us => x"FFFFFFFF",
-      min_gap => to_unsigned(0, 32), lock_count => to_unsigned(4, 8),
+      clk => clk, rst => rst, mode => "10", par => par, par_q => par_q,
       stamp_valid => stamp_valid, stamp => stamp, us_tick => '0',
       accepted => accepted, step_req => step_req, step_ns => step_ns,
       freq_req => freq_req, freq_adj => freq_adj, req_ack => req_ack,
@@ -104,7 +126,7 @@ begin
       stamp_valid <= '1';
       wait until rising_edge(clk);
       stamp_valid <= '0';
-      for i in 1 to 1000 loop
+      for i in 1 to 3000 loop         -- an edge takes ~550 clocks
         wait until rising_edge(clk);
         exit when freq_req = '1';
       end loop;

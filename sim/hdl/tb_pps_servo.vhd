@@ -11,6 +11,7 @@ library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
 use ieee.math_real.all;
+use work.clock_msg_pkg.all;
 
 entity tb_pps_servo is
 end entity;
@@ -29,19 +30,35 @@ architecture sim of tb_pps_servo is
   signal gap_glitches, rejects, losses, steps, edges : unsigned(31 downto 0);
   signal loss_us : unsigned(31 downto 0) := to_unsigned(1_500_000, 32);
   signal done : boolean := false;
+  signal par : par_t;
+  signal par_q : std_logic_vector(31 downto 0) := (others => '0');
 begin
+  -- the register file's parameter RAM: the register words, one clock late
+  params : process (clk)
+  begin
+    if rising_edge(clk) then
+      case par is
+        when P_INTERVAL => par_q <= std_logic_vector(to_unsigned(1_000_000_000, 32));
+        -- the reset gains of the register map (0.7, 0.3, 1.0): mant(23..8), shift(4..0)
+        when P_KP => par_q <= x"00180D08";
+        when P_KI => par_q <= x"000A4F08";
+        when P_KF => par_q <= x"00225C08";
+        when P_LOCK => par_q <= std_logic_vector(to_unsigned(100, 32));
+        when P_REJ => par_q <= std_logic_vector(to_unsigned(2000, 32));
+        when P_STEP => par_q <= std_logic_vector(to_unsigned(20000, 32));
+        when P_LOSS => par_q <= std_logic_vector(loss_us);
+        when P_GAP => par_q <= std_logic_vector(to_unsigned(500_000_000, 32));
+        when P_LCNT => par_q <= std_logic_vector(to_unsigned(4, 32));
+        when others => par_q <= (others => 'X');
+      end case;
+    end if;
+  end process;
+
   clk <= not clk after 7.5 ns when not done;
 
   dut : entity work.pps_servo
     port map (
-      clk => clk, rst => rst, mode => mode, interval => to_unsigned(1_000_000_000, 31),
-      -- the reset gains of the register map (0.7, 0.3, 1.0), packed mant & shift
-      kp => std_logic_vector(to_unsigned(16#180D#, 16)) & "01000",
-      ki => std_logic_vector(to_unsigned(16#0A4F#, 16)) & "01000",
-      kf => std_logic_vector(to_unsigned(16#225C#, 16)) & "01000",
-      lock_thresh => to_unsigned(100, 32), reject_thresh => to_unsigned(2000, 32),
-      step_thresh => to_unsigned(20000, 32), loss_us => loss_us,
-      min_gap => to_unsigned(500_000_000, 32), lock_count => to_unsigned(4, 8),
+      clk => clk, rst => rst, mode => mode, par => par, par_q => par_q,
       stamp_valid => stamp_valid, stamp => stamp, us_tick => us_tick,
       accepted => accepted, step_req => step_req, step_ns => step_ns,
       freq_req => freq_req, freq_adj => freq_adj, req_ack => req_ack,
@@ -90,7 +107,7 @@ begin
     -- serve the servo's requests until it is idle again
     procedure serve is
     begin
-      for i in 1 to 400 loop
+      for i in 1 to 1500 loop       -- an edge takes ~550 clocks
         wait until rising_edge(clk);
         req_ack <= '0';
         if step_req = '1' and req_ack = '0' then

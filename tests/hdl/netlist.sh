@@ -24,6 +24,7 @@ cat >"$W/wrapper.vhd" <<'VHD'
 -- SPDX-License-Identifier: GPL-2.0-or-later
 library ieee;
 use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
 entity clock_core is
   generic (N_EVENTS : positive := 2; FIFO_LOG2 : positive := 2;
            CLK_HZ : natural := 125_000_000;
@@ -34,7 +35,8 @@ entity clock_core is
         reg_ready : out std_logic; reg_rdata : out std_logic_vector(31 downto 0);
         tb_clk, tb_rst : in std_logic; pps_in : in std_logic;
         event_in : in std_logic_vector(N_EVENTS - 1 downto 0);
-        perout, pps_locked : out std_logic);
+        perout, pps_locked : out std_logic;
+        tb_time_ns : out ieee.numeric_std.unsigned(63 downto 0));
 end entity;
 architecture wrap of clock_core is
 begin
@@ -43,7 +45,7 @@ begin
               reg_write => reg_write, reg_addr => reg_addr, reg_wdata => reg_wdata,
               reg_ready => reg_ready, reg_rdata => reg_rdata, tb_clk => tb_clk,
               tb_rst => tb_rst, pps_in => pps_in, event_in => event_in,
-              perout => perout, pps_locked => pps_locked);
+              perout => perout, pps_locked => pps_locked, tb_time_ns => tb_time_ns);
 end architecture;
 VHD
 # packages the netlist and the testbench still refer to

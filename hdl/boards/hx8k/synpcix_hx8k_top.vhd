@@ -138,7 +138,7 @@ begin
       reg_wdata => reg_wdata, reg_ready => reg_ready, reg_rdata => reg_rdata,
       tb_clk => tb_clk, tb_rst => tb_rst,
       pps_in => pps_io, event_in => event_io,
-      perout => perout, pps_locked => pps_locked);
+      perout => perout, pps_locked => pps_locked, tb_time_ns => open);
 
   ---------------------------------------------------------------------------
   -- LEDs
