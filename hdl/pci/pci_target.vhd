@@ -90,6 +90,7 @@ entity pci_target is
     mst_data_perr  : in  std_logic;  -- status bit 8
     mst_rcv_tabort : in  std_logic;  -- status bit 12
     mst_rcv_mabort : in  std_logic;  -- status bit 13
+    mst_det_perr   : in  std_logic := '0';  -- status bit 15: bad read data parity
     -- latency timer (configuration 0x0D) for the initiator, in clocks
     lat_timer    : out std_logic_vector(7 downto 0);
     -- doorbell strobe (docs/card-internals.md section 2)
@@ -521,6 +522,7 @@ begin
       if mst_data_perr = '1' then s_mdpe <= '1'; end if;
       if mst_rcv_tabort = '1' then s_rta <= '1'; end if;
       if mst_rcv_mabort = '1' then s_rma <= '1'; end if;
+      if mst_det_perr = '1' then s_dpe <= '1'; end if;
 
       if rst = '1' then
         state <= IDLE; kind <= K_RETRY; frame_d <= '1';

@@ -72,7 +72,7 @@ architecture sim of tb_pci_target is
   signal msi_mme : std_logic_vector(2 downto 0);
   signal msi_addr : std_logic_vector(63 downto 0);
   signal msi_data : std_logic_vector(15 downto 0);
-  signal mst_data_perr, mst_rcv_tabort, mst_rcv_mabort : std_logic := '0';
+  signal mst_data_perr, mst_rcv_tabort, mst_rcv_mabort, mst_det_perr : std_logic := '0';
   signal bad_write : std_logic;
   signal bad_writes : natural := 0;
   signal lat_timer : std_logic_vector(7 downto 0);
@@ -139,7 +139,7 @@ begin
       int_pending => int_pending, intx_assert => intx_assert,
       msi_enable => msi_enable, msi_mme => msi_mme, msi_addr => msi_addr, msi_data => msi_data,
       mst_data_perr => mst_data_perr, mst_rcv_tabort => mst_rcv_tabort,
-      mst_rcv_mabort => mst_rcv_mabort, lat_timer => lat_timer,
+      mst_rcv_mabort => mst_rcv_mabort, mst_det_perr => mst_det_perr, lat_timer => lat_timer,
       db_valid => db_valid, db_slot => db_slot, db_data => db_data, bad_write => bad_write);
 
   -- doorbell monitor: from the bus alone, the edge at which each doorbell
@@ -752,12 +752,12 @@ begin
     cfg_write(16#04#, 2, orig_cmd);
 
     -- initiator status inputs, write-one-to-clear
-    mst_rcv_mabort <= '1'; mst_rcv_tabort <= '1'; mst_data_perr <= '1';
+    mst_rcv_mabort <= '1'; mst_rcv_tabort <= '1'; mst_data_perr <= '1'; mst_det_perr <= '1';
     clocks(1);
-    mst_rcv_mabort <= '0'; mst_rcv_tabort <= '0'; mst_data_perr <= '0';
+    mst_rcv_mabort <= '0'; mst_rcv_tabort <= '0'; mst_data_perr <= '0'; mst_det_perr <= '0';
     cfg_read(16#06#, 2, rd);
-    check(rd(13 downto 12) = "11" and rd(8) = '1', "initiator status bits " & hex(rd));
-    cfg_write(16#06#, 2, x"00003100");
+    check(rd(15) = '1' and rd(13 downto 12) = "11" and rd(8) = '1', "initiator status bits " & hex(rd));
+    cfg_write(16#06#, 2, x"0000B100");
     cfg_read(16#06#, 2, rd);
     check(rd = x"00000230", "status after clearing " & hex(rd));
 
