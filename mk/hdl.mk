@@ -38,6 +38,8 @@ HDL_PCI_SRCS := \
 	$(PCI_IDS_VHD) \
 	hdl/pci/pci_target.vhd \
 	hdl/pci/pci_initiator.vhd \
+	hdl/pci/pci_msi_raise.vhd \
+	hdl/pci/pci_interface.vhd \
 	sim/hdl/pci_checker.vhd \
 	sim/hdl/pci_mem_target.vhd
 

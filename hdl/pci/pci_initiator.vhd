@@ -114,7 +114,7 @@ architecture rtl of pci_initiator is
 
   -- write data burst buffer (block RAM) and its filling from the DMA port
   type buf_t is array (0 to 15) of word;
-  signal buf      : buf_t;
+  signal wbuf      : buf_t;
   signal buf_we   : std_logic;
   signal buf_wa, buf_ra : unsigned(3 downto 0);
   signal buf_q    : word := (others => '0');
@@ -177,9 +177,9 @@ begin
   begin
     if rising_edge(clk) then
       if buf_we = '1' then
-        buf(to_integer(buf_wa)) <= dma_wd_data;
+        wbuf(to_integer(buf_wa)) <= dma_wd_data;
       end if;
-      buf_q <= buf(to_integer(buf_ra));
+      buf_q <= wbuf(to_integer(buf_ra));
     end if;
   end process;
 

@@ -91,6 +91,8 @@ entity pci_target is
     mst_rcv_tabort : in  std_logic;  -- status bit 12
     mst_rcv_mabort : in  std_logic;  -- status bit 13
     mst_det_perr   : in  std_logic := '0';  -- status bit 15: bad read data parity
+    -- the card's own initiator runs this transaction: never claim it
+    own_cycle      : in  std_logic := '0';
     -- latency timer (configuration 0x0D) for the initiator, in clocks
     lat_timer    : out std_logic_vector(7 downto 0);
     -- doorbell strobe (docs/card-internals.md section 2)
@@ -338,7 +340,7 @@ begin
       case state is
         when IDLE | TURN =>
           tgt_oe <= '0';
-          if frame_n_in = '0' and frame_d = '1' then
+          if frame_n_in = '0' and frame_d = '1' and own_cycle = '0' then
             -- address phase
             a_off    <= ad_in(11 downto 2);
             a_low    <= ad_in(1 downto 0);
