@@ -265,7 +265,6 @@ begin
                 len_q    <= unsigned(dma_len);
                 a_lo     <= dma_addr(31 downto 2);
                 a_hi     <= dma_addr(63 downto 32);
-                dac_q    <= '1' when dma_addr(63 downto 32) /= x"00000000" else '0';
                 cur      <= (others => '0');
                 fill     <= (others => '0');
                 err_ab   <= "00";
@@ -281,6 +280,10 @@ begin
                 end if;
               end if;
             when ACCEPT =>
+              -- from the register, not the port: then the address inputs
+              -- feed only their flip-flops (and a requester mux in front of
+              -- them packs into the same logic cells)
+              dac_q <= '1' when a_hi /= x"00000000" else '0';
               state <= REQ;
               req_q <= '0';
             when BACKOFF =>
