@@ -117,7 +117,8 @@ architecture rtl of pci_interface is
   signal w_addr : std_logic_vector(63 downto 2);
   signal w_data : std_logic_vector(31 downto 0);
   -- which requester owns the initiator: changes only when no request is
-  -- offered or running, so a request is never switched under the initiator
+  -- offered or running, or as one ends, so a request is never switched
+  -- under the initiator
   signal sel_msi, inflight : std_logic := '0';
 begin
   target : entity work.pci_target
@@ -179,7 +180,10 @@ begin
       elsif m_done = '1' then
         inflight <= '0';
       end if;
-      if m_valid = '0' and inflight = '0' and m_ready = '0' then
+      -- at the end of a request (the initiator takes nothing at that
+      -- edge), or while nothing is offered or running. Choosing at the end
+      -- keeps a requester that offers back to back from starving the MSI.
+      if m_done = '1' or (m_valid = '0' and inflight = '0' and m_ready = '0') then
         sel_msi <= w_valid;
       end if;
       if rst = '1' then

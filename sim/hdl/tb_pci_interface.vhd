@@ -64,6 +64,12 @@ architecture sim of tb_pci_interface is
   signal dma_err, irq_err : std_logic_vector(1 downto 0);
   signal int_pending, irq_valid : std_logic := '0';
   signal irq_vector : std_logic_vector(1 downto 0) := "00";
+  -- two requesters of the card interrupt: the test process and, during the
+  -- DMA bursts, the raiser process (at random times, so MSI requests meet
+  -- DMA requests waiting, accepted and running)
+  signal irq_valid_t, irq_valid_r : std_logic := '0';
+  signal irq_vector_t, irq_vector_r : std_logic_vector(1 downto 0) := "00";
+  signal msi_raised, msi_seen_in_dma : natural := 0;
   signal irq_ready, irq_done, irq_sent : std_logic;
   signal mem_enable, master_enable, msi_enable : std_logic;
   signal msi_mme : std_logic_vector(2 downto 0);
@@ -177,6 +183,36 @@ begin
       words => words, retries => retries, disc_data => disc_data, disc_nodata => disc_nodata,
       tabort => tabort, waits => waits, bad_rd => bad_rd, bad_wr => bad_wr, dacs => dacs,
       peek_addr => peek_addr, peek_data => peek_data);
+
+  irq_valid <= irq_valid_t or irq_valid_r;
+  irq_vector <= irq_vector_t or irq_vector_r;
+
+  raiser : process
+    variable s1, s2 : positive := 31;
+    variable r : real;
+    variable n : natural := 0;
+  begin
+    wait until in_dma_phase;
+    while in_dma_phase loop
+      uniform(s1, s2, r);
+      for i in 1 to 20 + integer(r * 200.0) loop
+        wait until rising_edge(clk);
+      end loop;
+      exit when not in_dma_phase;
+      irq_vector_r <= std_logic_vector(to_unsigned(n mod 4, 2));
+      irq_valid_r <= '1';
+      wait until rising_edge(clk) and irq_ready = '1';
+      irq_valid_r <= '0';
+      irq_vector_r <= "00";
+      wait until rising_edge(clk) and irq_done = '1';
+      if irq_err /= "00" or irq_sent /= '1' then
+        report "tb_pci_interface: FAIL: raised MSI " & integer'image(n) & " not sent" severity error;
+      end if;
+      n := n + 1;
+      msi_raised <= n;
+    end loop;
+    wait;
+  end process;
 
   -- the checker knows two roles: masters (host, card initiator) and
   -- targets (card target, host memory)
@@ -436,7 +472,8 @@ begin
     end procedure;
 
     -- a DMA request in region 0 (clean) of host memory; checks every word
-    procedure dma (write : boolean; start, len : natural) is
+    procedure dma (write : boolean; start, len : natural; at : word := x"00000000";
+                   expect_err : std_logic_vector(1 downto 0) := "00") is
       variable k, n_log, n_rd, clk_n : natural := 0;
       variable fin : boolean := false;
     begin
@@ -447,7 +484,11 @@ begin
       end loop;
       dma_valid <= '1';
       dma_write <= '1' when write else '0';
-      dma_addr <= x"00000000" & std_logic_vector(to_unsigned(WIN_BASE + start * 4, 32)(31 downto 2));
+      if at /= x"00000000" then
+        dma_addr <= x"00000000" & at(31 downto 2);
+      else
+        dma_addr <= x"00000000" & std_logic_vector(to_unsigned(WIN_BASE + start * 4, 32)(31 downto 2));
+      end if;
       dma_len <= std_logic_vector(to_unsigned(len, 5));
       dma_wd_data <= wd(0);
       loop
@@ -465,7 +506,12 @@ begin
           peek_addr <= start + n_rd;
           n_rd := n_rd + 1;
         end if;
-        if log_valid = '1' then
+        if log_valid = '1' and log_wr and log_idx = MSI_WORD and
+           log_data(31 downto 2) = MSI_DATA(31 downto 2) and in_dma_phase then
+          -- the raiser's MSI, between this request's transactions
+          check(n_log = 0 or n_log = len, "MSI write inside request " & integer'image(n_req));
+          msi_seen_in_dma <= msi_seen_in_dma + 1;
+        elsif log_valid = '1' then
           check(log_idx = start + n_log and log_wr = write, "request " & integer'image(n_req) &
                 ": memory saw word " & integer'image(log_idx));
           if write then
@@ -475,11 +521,15 @@ begin
           n_log := n_log + 1;
         end if;
         if dma_done = '1' then
-          check(dma_err = "00", "request " & integer'image(n_req) & " dma_err " & to_string(dma_err));
+          check(dma_err = expect_err, "request " & integer'image(n_req) & " dma_err " & to_string(dma_err));
           fin := true;
           exit;
         end if;
       end loop;
+      if expect_err /= "00" then
+        check(fin and n_log = 0 and n_rd = 0, "request " & integer'image(n_req) & " moved words");
+        return;
+      end if;
       check(fin and n_log = len and (write or n_rd = len), "request " & integer'image(n_req) &
             ": " & integer'image(n_log) & " words of " & integer'image(len));
       n_words := n_words + n_log;
@@ -492,13 +542,13 @@ begin
       variable got : boolean := false;
       variable clk_n : natural := 0;
     begin
-      irq_valid <= '1';
-      irq_vector <= std_logic_vector(to_unsigned(v, 2));
+      irq_valid_t <= '1';
+      irq_vector_t <= std_logic_vector(to_unsigned(v, 2));
       loop
         wait until rising_edge(clk);
         clk_n := clk_n + 1;
         exit when clk_n > 3000;
-        if irq_ready = '1' then irq_valid <= '0'; end if;
+        if irq_ready = '1' then irq_valid_t <= '0'; irq_vector_t <= "00"; end if;
         if log_valid = '1' then
           check(expect_write and not got and log_wr and log_idx = MSI_WORD and
                 log_data = (MSI_DATA or std_logic_vector(to_unsigned(v, 32))),
@@ -536,14 +586,29 @@ begin
     check(inta = '0', "INTA# stays off while MSI is enabled");
     int_pending <= '0';
 
+    -- the card's own target never claims the card's own transactions: a
+    -- DMA to its BAR0 (a register and a doorbell) is a master abort, and
+    -- the checker sees no second driver
+    dma(false, 0, 1, at => std_logic_vector(unsigned(BAR) + 16#10#), expect_err => "01");
+    dma(true, 0, 1, at => std_logic_vector(unsigned(BAR) + RSV_DOORBELLS_BASE), expect_err => "01");
+    check(db_seen = 0 and reg_valid = '0', "own DMA reached the card's target");
+
     -- 3. DMA bursts while the host writes doorbells and registers
     in_dma_phase <= true;
     for i in 1 to 40 loop
       uniform(s1, s2, r);
       dma(r < 0.5, 200 + (i mod 20) * 16, 1 + (i * 7) mod 16);
-      if i mod 10 = 0 then raise(i / 10 mod 4, true); end if;
     end loop;
     in_dma_phase <= false;
+    -- the raiser's last MSI may still be on its way
+    for i in 1 to 200 loop
+      wait until rising_edge(clk);
+      if log_valid = '1' and log_idx = MSI_WORD then
+        msi_seen_in_dma <= msi_seen_in_dma + 1;
+      end if;
+    end loop;
+    check(msi_raised > 5 and msi_seen_in_dma = msi_raised, "MSIs raised during DMA " &
+          integer'image(msi_raised) & ", written " & integer'image(msi_seen_in_dma));
     wait for 2 us;
 
     -- 4. INTA# stays off while MSI is on; MSI off: no write, INTA# follows
@@ -566,7 +631,8 @@ begin
     if errors = 0 then
       report "tb_pci_interface: PASS (" & integer'image(n_req) & " DMA requests, " &
              integer'image(n_words) & " words checked, " & integer'image(db_seen) & " doorbells (" &
-             integer'image(db_during_dma) & " during DMA), " & integer'image(retries + disc_data + disc_nodata) &
+             integer'image(db_during_dma) & " during DMA), " & integer'image(msi_raised) & " MSIs raised during DMA, " &
+             integer'image(retries + disc_data + disc_nodata) &
              " target terminations, " & integer'image(checks) & " clocks checked)" severity note;
     else
       report "tb_pci_interface: " & integer'image(errors) & " check(s) failed" severity failure;
