@@ -26,7 +26,8 @@ test-hdl: $(REGS_VHD)
 
 # MSI capture slots, stamping engine, card interrupts and the DMA arbiter
 # (issue 3; docs/card-internals.md), in compile order
-HDL_CAPTURE_SRCS :=
+HDL_CAPTURE_SRCS := \
+	hdl/core/msi_capture.vhd
 
 # PCI target (hdl/pci, issue 3; not in the board top yet) and the protocol
 # checker its testbench uses. The ID package is generated from the driver's
