@@ -27,7 +27,11 @@ test-hdl: $(REGS_VHD)
 # MSI capture slots, stamping engine, card interrupts and the DMA arbiter
 # (issue 3; docs/card-internals.md), in compile order
 HDL_CAPTURE_SRCS := \
-	hdl/core/msi_capture.vhd
+	hdl/core/msi_capture.vhd \
+	hdl/core/card_irq.vhd \
+	hdl/core/card_dma_arbiter.vhd \
+	sim/hdl/model_host_mem_pkg.vhd \
+	sim/hdl/model_dma_host.vhd
 
 # PCI target (hdl/pci, issue 3; not in the board top yet) and the protocol
 # checker its testbench uses. The ID package is generated from the driver's
