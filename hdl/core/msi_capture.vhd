@@ -44,7 +44,11 @@ entity msi_capture is
     cap_lost  : out std_logic_vector(7 downto 0);    -- doorbells dropped before
     cap_data  : out std_logic_vector(15 downto 0);
     cap_ns    : out std_logic_vector(47 downto 0);
-    cap_pop   : in  std_logic);
+    cap_pop   : in  std_logic;
+    -- FIFO positions (mod 2 * depth): the head's, and one past the last
+    -- entry the bus side can see
+    cap_rpos  : out std_logic_vector(FIFO_LOG2 downto 0);
+    cap_wpos  : out std_logic_vector(FIFO_LOG2 downto 0));
 end entity;
 
 architecture rtl of msi_capture is
@@ -233,6 +237,8 @@ begin
   end process;
 
   cap_empty <= empty;
+  cap_rpos  <= std_logic_vector(rd_ptr);
+  cap_wpos  <= std_logic_vector(from_gray(wr_gray_s));
   cap_kind  <= q(75);
   cap_slot  <= q(74 downto 72);
   cap_lost  <= q(71 downto 64);
