@@ -121,8 +121,10 @@ architecture rtl of pci_initiator is
   signal wr_d     : word;
   signal buf_wa, buf_ra : unsigned(3 downto 0);
   -- the block RAM's own output register: no reset or initial value (the
-  -- RAM's has none; an initial value costs 33 LUTs of emulation). It is
-  -- only loaded onto AD after the word it reads was written.
+  -- RAM's has none; an initial value costs 33 LUTs of emulation). A word
+  -- it reads goes onto AD for a data phase only after it was written (the
+  -- load after a request's last word is junk that no data phase carries;
+  -- parking may drive it, where AD's value does not matter).
   signal buf_q    : word;
   signal fill     : unsigned(4 downto 0) := (others => '0');
   signal wd_rdy_q : std_logic := '0';
