@@ -32,15 +32,20 @@ HDL_CARD_SRCS := hdl/card/synpcix_card.vhd
 # (issue 3; docs/card-internals.md), in compile order
 HDL_CAPTURE_SRCS :=
 
-# PCI target (hdl/pci, issue 3; not in the board top yet) and the protocol
-# checker its testbench uses. The ID package is generated from the driver's
+# PCI target and initiator (hdl/pci, issue 3; not in the board top yet),
+# the protocol checker and the behavioural memory target their testbenches
+# use. The ID package is generated from the driver's
 # header, the one place the PCI IDs are written.
 PCI_IDS_H    := driver/core/synpcix_pci_ids.h
 PCI_IDS_VHD  := $(GEN)/synpcix_pci_ids_pkg.vhd
 HDL_PCI_SRCS := \
 	$(PCI_IDS_VHD) \
 	hdl/pci/pci_target.vhd \
-	sim/hdl/pci_checker.vhd
+	hdl/pci/pci_initiator.vhd \
+	hdl/pci/pci_msi_raise.vhd \
+	hdl/pci/pci_interface.vhd \
+	sim/hdl/pci_checker.vhd \
+	sim/hdl/pci_mem_target.vhd
 
 $(PCI_IDS_VHD): $(PCI_IDS_H) hdl/pci/gen_pci_ids.py
 	@mkdir -p $(GEN)

@@ -21,17 +21,27 @@
 --    repeated read with the same offset and command gets the data. An
 --    unclaimed completion is discarded after 2**15 to 2**16 clocks (the
 --    discard timer of PCI 2.3 3.3.3.3.3).
+--  * Doorbells (BAR0 RSV_DOORBELLS window): writes are accepted in their
+--    first data phase whatever the back end is doing and strobe db_valid
+--    DB_LATENCY clocks after that data phase's edge (docs/card-internals.md
+--    section 2); reads of the window complete at once with 0.
 --  * Parity: PAR one clock after read data; address and write-data parity
 --    checked; PERR#/SERR# per the command register, status bits set.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
 use work.synpcix_pci_ids_pkg.all;
+use work.synpcix_regs_pkg.all;
 
 entity pci_target is
   generic (
     REVISION_ID  : std_logic_vector(7 downto 0) := x"00";
-    DISCARD_LOG2 : positive := 15);  -- delayed-read discard after 2**n..2**(n+1) clocks
+    DISCARD_LOG2 : positive := 15;   -- delayed-read discard after 2**n..2**(n+1) clocks
+    N_SLOTS      : positive := 4;    -- doorbells built (MSI capture slots)
+    -- db_valid is high in the clock that starts DB_LATENCY edges after the
+    -- edge at which the doorbell's data phase completed (1 = the next edge
+    -- samples it); larger values add a delay line for a consumer that wants it
+    DB_LATENCY   : positive := 1);
   port (
     clk, rst     : in  std_logic;   -- PCI CLK; rst synchronous, from RST#
     -- PCI bus
@@ -47,7 +57,7 @@ entity pci_target is
     idsel_in     : in  std_logic;
     trdy_n_in    : in  std_logic;   -- TRDY#/DEVSEL#/STOP#/PERR# pins as seen on
     trdy_n_out   : out std_logic;   -- the bus: unused by a target, kept so the
-    trdy_n_oe    : out std_logic;   -- initiator (later) shares one port set
+    trdy_n_oe    : out std_logic;   -- initiator shares one port set
     devsel_n_in  : in  std_logic;
     devsel_n_out : out std_logic;
     devsel_n_oe  : out std_logic;
@@ -76,12 +86,22 @@ entity pci_target is
     msi_mme      : out std_logic_vector(2 downto 0);   -- log2 vectors granted
     msi_addr     : out std_logic_vector(63 downto 0);
     msi_data     : out std_logic_vector(15 downto 0);
-    -- status events from the initiator (later): one-clock pulses
+    -- status events from the initiator: one-clock pulses
     mst_data_perr  : in  std_logic;  -- status bit 8
     mst_rcv_tabort : in  std_logic;  -- status bit 12
     mst_rcv_mabort : in  std_logic;  -- status bit 13
-    -- a BAR0 write with partial byte enables was ignored (one-clock pulse;
-    -- the register file counts it in id.bad_access)
+    mst_det_perr   : in  std_logic := '0';  -- status bit 15: bad read data parity
+    -- the card's own initiator runs this transaction: never claim it
+    own_cycle      : in  std_logic := '0';
+    -- latency timer (configuration 0x0D) for the initiator, in clocks
+    lat_timer    : out std_logic_vector(7 downto 0);
+    -- doorbell strobe (docs/card-internals.md section 2)
+    db_valid     : out std_logic;
+    db_slot      : out std_logic_vector(3 downto 0);
+    db_data      : out std_logic_vector(31 downto 0);
+    -- a BAR0 write with partial byte enables, or a doorbell-window write at
+    -- an offset that is no built doorbell, was ignored (one-clock pulse; the
+    -- register file counts it in id.bad_access)
     bad_write    : out std_logic);
 end entity;
 
@@ -101,6 +121,7 @@ architecture rtl of pci_target is
   constant CFG_ID       : natural := 16#00# / 4;
   constant CFG_CMDSTAT  : natural := 16#04# / 4;
   constant CFG_CLASSREV : natural := 16#08# / 4;
+  constant CFG_HDR      : natural := 16#0C# / 4;
   constant CFG_BAR0     : natural := 16#10# / 4;
   constant CFG_SUBSYS   : natural := 16#2C# / 4;
   constant CFG_CAPPTR   : natural := 16#34# / 4;
@@ -129,7 +150,7 @@ architecture rtl of pci_target is
   type state_t is (IDLE, DECODE, XFER, TURN);
   signal state : state_t := IDLE;
   -- what the claimed transaction is
-  type kind_t is (K_CFG_RD, K_CFG_WR, K_MEM_RD, K_MEM_WR, K_RETRY);
+  type kind_t is (K_CFG_RD, K_CFG_WR, K_MEM_RD, K_MEM_WR, K_DB_RD, K_DB_WR, K_RETRY);
   signal kind : kind_t := K_RETRY;
 
   -- address phase, latched at E1
@@ -179,6 +200,32 @@ architecture rtl of pci_target is
   signal dr_age    : unsigned(1 downto 0) := (others => '0');
   signal bad_q     : std_logic := '0';
 
+  -- doorbell window, in word offsets of BAR0: powers of two (asserted
+  -- below), so the decode is a few bit compares
+  constant DB_BASE_W   : natural := RSV_DOORBELLS_BASE / 4;
+  constant DB_SIZE_W   : natural := RSV_DOORBELLS_SIZE / 4;
+  constant DB_STRIDE_W : natural := RSV_DOORBELLS_STRIDE / 4;
+  function log2 (n : positive) return natural is
+    variable r : natural := 0;
+  begin
+    while 2**r < n loop r := r + 1; end loop;
+    return r;
+  end function;
+  constant DB_SIZE_L   : natural := log2(DB_SIZE_W);
+  constant DB_STRIDE_L : natural := log2(DB_STRIDE_W);
+  signal lat_q     : std_logic_vector(7 downto 0) := (others => '0');
+  -- doorbell delay line: stage 0 is loaded at the data-phase edge (db_hit
+  -- by the state machine; data and slot every clock, with no enable, since
+  -- they are only looked at beside a strobe)
+  type db_data_t is array (0 to DB_LATENCY - 1) of std_logic_vector(31 downto 0);
+  type db_slot_t is array (0 to DB_LATENCY - 1) of std_logic_vector(3 downto 0);
+  signal db_hit    : std_logic := '0';
+  signal db_v_q    : std_logic_vector(0 to DB_LATENCY - 1) := (others => '0');
+  signal db_d_q    : db_data_t := (others => (others => '0'));
+  signal db_s_q    : db_slot_t := (others => (others => '0'));
+  signal a_db      : std_logic := '0';   -- the latched offset is in the window
+  signal a_db_ok   : std_logic := '0';   -- ... and is a built slot's doorbell
+
   -- the configuration dword the latched address selects, as read
   signal cfg_rd    : word;
 
@@ -196,6 +243,7 @@ begin
              "00000" & c_intdis & "0" & c_serr & "0" & c_perr & "000" &
              c_master & c_mem & "0";
       when CFG_CLASSREV => w := PCI_CLASS & REVISION_ID;
+      when CFG_HDR      => w := x"0000" & lat_q & x"00";   -- latency timer 0x0D
       when CFG_BAR0     => w := bar0 & x"000";   -- memory, 32 bit, not prefetchable
       when CFG_SUBSYS   => w := PCI_SUBDEVICE_ID & PCI_SUBVENDOR_ID;
       when CFG_CAPPTR   => w := x"000000" & MSI_CAP_PTR;
@@ -214,6 +262,18 @@ begin
 
   assert PCI_REG_BAR = 0
     report "pci_target implements the register window as BAR0 only" severity failure;
+  assert 2**DB_SIZE_L = DB_SIZE_W and 2**DB_STRIDE_L = DB_STRIDE_W and
+         DB_BASE_W mod DB_SIZE_W = 0 and DB_BASE_W + DB_SIZE_W <= 1024
+    report "doorbell window must be a power-of-two block aligned to its size in BAR0"
+    severity failure;
+  assert N_SLOTS <= 16 and N_SLOTS * DB_STRIDE_W <= DB_SIZE_W
+    report "N_SLOTS doorbells do not fit the window or db_slot" severity failure;
+
+  -- doorbell decode from the latched offset (a clock before it is needed)
+  a_db <= '1' when unsigned(a_off(11 downto 2 + DB_SIZE_L)) = DB_BASE_W / DB_SIZE_W else '0';
+  a_db_ok <= '1' when a_db = '1' and unsigned(a_off(1 + DB_STRIDE_L downto 2)) = 0 and
+                      unsigned(a_off(1 + DB_SIZE_L downto 2 + DB_STRIDE_L)) < N_SLOTS
+             else '0';
 
   process (clk)
     variable claim, hit_mem, hit_cfg, deliver : boolean;
@@ -227,6 +287,7 @@ begin
       par_oe_q <= ad_oe_q;
       bad_q    <= '0';
       serr_q   <= '0';
+      db_hit   <= '0';
 
       -- write-data parity, one clock after the data
       w_chk <= '0';
@@ -279,7 +340,7 @@ begin
       case state is
         when IDLE | TURN =>
           tgt_oe <= '0';
-          if frame_n_in = '0' and frame_d = '1' then
+          if frame_n_in = '0' and frame_d = '1' and own_cycle = '0' then
             -- address phase
             a_off    <= ad_in(11 downto 2);
             a_low    <= ad_in(1 downto 0);
@@ -330,6 +391,20 @@ begin
                 ad_oe_q <= '1';
                 ad_q    <= cfg_rd;
               end if;
+            elsif a_db = '1' then
+              -- doorbell window: never retried, never waits for the back end
+              -- (the data phase is the instant the device's MSI happened)
+              if not is_mem_read(a_cmd) then
+                kind   <= K_DB_WR;
+                trdy_q <= '0';
+              elsif dr = DR_EMPTY then
+                -- nothing to read here; ad_q is free unless a completion
+                -- owns it (then retry, as configuration reads)
+                kind    <= K_DB_RD;
+                trdy_q  <= '0';
+                ad_oe_q <= '1';
+                ad_q    <= (others => '0');
+              end if;
             elsif is_mem_read(a_cmd) then
               if deliver then
                 kind    <= K_MEM_RD;
@@ -357,12 +432,21 @@ begin
             trdy_q <= '1';        -- one data phase only (STOP# is asserted)
             be := cbe_n_in;
             d  := ad_in;
-            if kind = K_CFG_WR or kind = K_MEM_WR then
+            if kind = K_CFG_WR or kind = K_MEM_WR or kind = K_DB_WR then
               w_chk <= '1';
             end if;
             case kind is
               when K_MEM_RD =>
                 dr <= DR_EMPTY;   -- the delayed read is complete
+              when K_DB_WR =>
+                -- any byte enables strobe (an MSI is a DWORD write; its time
+                -- of arrival is what counts); data parity is checked as for
+                -- other writes (PERR#) but cannot hold the strobe back
+                if a_db_ok = '1' then
+                  db_hit <= '1';
+                else
+                  bad_q <= '1';
+                end if;
               when K_MEM_WR =>
                 if be = "0000" then
                   w_post   <= '1';
@@ -395,6 +479,8 @@ begin
                     if be(3) = '0' then bar0(31 downto 24) <= d(31 downto 24); end if;
                   when CFG_INTR =>
                     if be(0) = '0' then int_line <= d(7 downto 0); end if;
+                  when CFG_HDR =>
+                    if be(1) = '0' then lat_q <= d(15 downto 8); end if;
                   when CFG_MSI_CTL =>
                     if be(2) = '0' then
                       m_en <= d(16);
@@ -434,16 +520,17 @@ begin
           end if;
       end case;
 
-      -- initiator status events (the initiator arrives later)
+      -- initiator status events
       if mst_data_perr = '1' then s_mdpe <= '1'; end if;
       if mst_rcv_tabort = '1' then s_rta <= '1'; end if;
       if mst_rcv_mabort = '1' then s_rma <= '1'; end if;
+      if mst_det_perr = '1' then s_dpe <= '1'; end if;
 
       if rst = '1' then
         state <= IDLE; kind <= K_RETRY; frame_d <= '1';
         ad_oe_q <= '0'; par_oe_q <= '0'; tgt_oe <= '0'; perr_oe_q <= '0';
         trdy_q <= '1'; devsel_q <= '1'; stop_q <= '1'; perr_q <= '1';
-        serr_q <= '0'; perr_hold <= '0'; w_chk <= '0'; w_post <= '0'; bad_q <= '0';
+        serr_q <= '0'; perr_hold <= '0'; db_hit <= '0'; lat_q <= (others => '0'); w_chk <= '0'; w_post <= '0'; bad_q <= '0';
         c_mem <= '0'; c_master <= '0'; c_perr <= '0'; c_serr <= '0'; c_intdis <= '0';
         s_mdpe <= '0'; s_rta <= '0'; s_rma <= '0'; s_sse <= '0'; s_dpe <= '0';
         bar0 <= (others => '0'); int_line <= (others => '0');
@@ -455,6 +542,35 @@ begin
     end if;
   end process;
 
+  -- doorbell delay line (its own process: no control logic beside it)
+  db_v_q(0) <= db_hit;
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      db_d_q(0) <= ad_in;
+      db_s_q(0) <= std_logic_vector(resize(unsigned(a_off(1 + DB_SIZE_L downto 2 + DB_STRIDE_L)), 4));
+      for i in 1 to DB_LATENCY - 1 loop
+        db_d_q(i) <= db_d_q(i - 1);
+        db_s_q(i) <= db_s_q(i - 1);
+      end loop;
+    end if;
+  end process;
+  db_delay : if DB_LATENCY > 1 generate
+    process (clk)
+    begin
+      if rising_edge(clk) then
+        -- static slices: this process drives stages 1.. only
+        db_v_q(1 to DB_LATENCY - 1) <= db_v_q(0 to DB_LATENCY - 2);
+        if rst = '1' then
+          db_v_q(1 to DB_LATENCY - 1) <= (others => '0');
+        end if;
+      end if;
+    end process;
+  end generate;
+  db_valid     <= db_v_q(DB_LATENCY - 1);
+  db_slot      <= db_s_q(DB_LATENCY - 1);
+  db_data      <= db_d_q(DB_LATENCY - 1);
+  lat_timer    <= lat_q;
   ad_out       <= ad_q;
   ad_oe        <= ad_oe_q;
   -- PAR covers AD and C/BE# of the previous clock. In the clocks after we

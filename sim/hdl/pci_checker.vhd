@@ -21,11 +21,17 @@
 --         PERR# only two clocks after a bad write data phase, SERR# only two
 --         clocks after a bad address phase.
 --  AD is driven (no X/Z) in address phases and completing data phases.
+--  3.9    a dual address cycle (DAC command in the first address phase)
+--         moves DEVSEL# and the master-abort limit one clock later.
+--  With T_PAR_STRICT false (testbenches whose target model injects bad
+--  read parity on purpose) wrong target PAR is counted, not fatal, and the
+--  master's PERR# is allowed only two clocks after such a read data phase.
 library ieee;
 use ieee.std_logic_1164.all;
 
 entity pci_checker is
-  generic (DEVSEL_CLKS : positive := 2);
+  generic (DEVSEL_CLKS : positive := 2;
+           T_PAR_STRICT : boolean := true);
   port (
     clk, rst : in std_logic;
     -- resolved bus
@@ -35,8 +41,10 @@ entity pci_checker is
     -- output enables of the master model (m) and the target (t)
     m_ad_oe, m_par_oe, m_cbe_oe, m_frame_oe, m_irdy_oe : in std_logic;
     t_ad_oe, t_par_oe, t_trdy_oe, t_devsel_oe, t_stop_oe, t_perr_oe : in std_logic;
+    m_perr_oe    : in std_logic := '0';   -- a master drives PERR# for read data
     -- counts for the testbench to compare with what it provoked
     m_par_errors : out natural;   -- master-driven PAR that was wrong
+    t_par_errors : out natural;   -- target-driven PAR that was wrong (not strict)
     perr_seen    : out natural;   -- clocks PERR# was asserted
     serr_seen    : out natural;   -- clocks SERR# was asserted
     b2b_seen     : out natural;   -- fast back-to-back address phases
@@ -59,8 +67,10 @@ begin
     -- parity bookkeeping: data phase / address phase two clocks ago
     variable addr_bad1, addr_bad2 : boolean := false;
     variable wr_bad1, wr_bad2 : boolean := false;
-    variable was_addr, was_wdata : boolean := false;
-    variable n_mpar, n_perr, n_serr, n_chk, n_b2b : natural := 0;
+    variable rd_bad1, rd_bad2 : boolean := false;
+    variable was_addr, was_wdata, was_rdata : boolean := false;
+    variable n_mpar, n_tpar, n_perr, n_serr, n_chk, n_b2b : natural := 0;
+    variable dac : natural := 0;   -- 1 in a dual address cycle
     variable done_phase, ended, p_done, p_ended : boolean := false;
     variable expect : std_logic;
 
@@ -89,6 +99,7 @@ begin
         p_m_ad := '0'; p_t_ad := '0'; p_m_par := '0'; p_t_par := '0'; p_t_perr := '0';
         p_m_frame := '0'; p_m_irdy := '0'; p_t_trdy := '0'; p_t_devsel := '0'; p_t_stop := '0';
         addr_bad1 := false; addr_bad2 := false; wr_bad1 := false; wr_bad2 := false;
+        rd_bad1 := false; rd_bad2 := false; was_rdata := false;
         was_addr := false; was_wdata := false; p_done := false; p_ended := false;
       else
         n_chk := n_chk + 1;
@@ -136,13 +147,14 @@ begin
           if not driven(ad) or is_x(cbe_n) then fail("AD or C/BE# not driven in the address phase"); end if;
           in_tx := true;
           since_addr := 0;
+          dac := 1 when cbe_n = "1101" else 0;
           devsel_seen := false;
         elsif in_tx then
           since_addr := since_addr + 1;
         end if;
         if p_irdy = '0' and not p_done and irdy_n = '1' then
           -- allowed only as the end of a master abort (no DEVSEL# for 5 clocks)
-          if in_tx and not devsel_seen and since_addr >= 5 and p_frame = '1' then
+          if in_tx and not devsel_seen and since_addr >= 5 + dac and p_frame = '1' then
             in_tx := false;
           else
             fail("IRDY# deasserted before its data phase completed");
@@ -172,9 +184,9 @@ begin
         end if;
         if devsel_n = '0' and p_devsel = '1' and in_tx then
           if devsel_seen then fail("DEVSEL# asserted twice in one transaction"); end if;
-          if since_addr /= DEVSEL_CLKS then
+          if since_addr /= DEVSEL_CLKS + dac then
             fail("DEVSEL# " & integer'image(since_addr) & " clocks after the address phase, expected " &
-                 integer'image(DEVSEL_CLKS) & " (medium)");
+                 integer'image(DEVSEL_CLKS + dac) & " (medium)");
           end if;
           devsel_seen := true;
         end if;
@@ -183,10 +195,19 @@ begin
         end if;
 
         -- parity (PAR now covers AD and C/BE# at the previous edge)
+        rd_bad2 := rd_bad1;
+        rd_bad1 := false;
         if t_par_oe = '1' then
           if p_t_ad = '0' then fail("target drives PAR without having driven AD"); end if;
           expect := even_par(p_ad, p_cbe);
-          if is_x(expect) or par /= expect then fail("target PAR wrong"); end if;
+          if is_x(expect) or par /= expect then
+            if T_PAR_STRICT then
+              fail("target PAR wrong");
+            else
+              n_tpar := n_tpar + 1;
+              rd_bad1 := was_rdata;
+            end if;
+          end if;
         elsif p_t_ad = '1' then
           fail("target drove AD but not PAR one clock later");
         end if;
@@ -205,6 +226,7 @@ begin
         if perr_n = '0' then
           n_perr := n_perr + 1;
           if t_perr_oe = '1' and not wr_bad2 then fail("PERR# without a bad write data phase"); end if;
+          if m_perr_oe = '1' and not rd_bad2 then fail("master PERR# without a bad read data phase"); end if;
         end if;
         if serr_n = '0' then
           n_serr := n_serr + 1;
@@ -212,6 +234,8 @@ begin
         end if;
         was_addr := p_frame = '1' and frame_n = '0';
         was_wdata := done_phase and trdy_n = '0' and m_ad_oe = '1';
+        was_rdata := done_phase and trdy_n = '0' and t_ad_oe = '1';
+        if m_perr_oe = '1' and t_perr_oe = '1' then fail("PERR# driven by master and target"); end if;
 
         if ended then in_tx := false; end if;
       end if;
@@ -224,6 +248,7 @@ begin
       p_done := irdy_n = '0' and (trdy_n = '0' or stop_n = '0');
       p_ended := p_done and frame_n = '1';
       m_par_errors <= n_mpar;
+      t_par_errors <= n_tpar;
       perr_seen <= n_perr;
       serr_seen <= n_serr;
       b2b_seen <= n_b2b;

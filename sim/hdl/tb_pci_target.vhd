@@ -12,7 +12,11 @@
 -- (partial writes ignored and reported), address and write-data parity
 -- errors (PERR#, SERR#, status bits, RW1C), no DEVSEL# with memory space
 -- off / outside BAR0 / other functions, the delayed-read discard timer,
--- initiator status inputs and INTx gating.
+-- initiator status inputs and INTx gating; doorbells: accepted in their
+-- first data phase while the back end is busy (never retried), db_valid
+-- exactly DB_LATENCY clocks after each data phase with its slot and data
+-- (any byte enables), offsets that are no doorbell pulse bad_write, bursts
+-- cut to one word, window reads complete at once with 0.
 -- FAULT (hand mutation switch): 1 = the master drops IRDY# before its data
 -- phase completes, 2 = the master keeps driving AD into a read's data
 -- phase (no turnaround). pci_checker must stop the run for each.
@@ -21,6 +25,7 @@ use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
 use ieee.math_real.all;
 use work.synpcix_pci_ids_pkg.all;
+use work.synpcix_regs_pkg.all;
 
 entity tb_pci_target is
   generic (FAULT : natural := 0);
@@ -67,9 +72,17 @@ architecture sim of tb_pci_target is
   signal msi_mme : std_logic_vector(2 downto 0);
   signal msi_addr : std_logic_vector(63 downto 0);
   signal msi_data : std_logic_vector(15 downto 0);
-  signal mst_data_perr, mst_rcv_tabort, mst_rcv_mabort : std_logic := '0';
+  signal mst_data_perr, mst_rcv_tabort, mst_rcv_mabort, mst_det_perr : std_logic := '0';
   signal bad_write : std_logic;
   signal bad_writes : natural := 0;
+  signal lat_timer : std_logic_vector(7 downto 0);
+  signal db_valid : std_logic;
+  signal db_slot : std_logic_vector(3 downto 0);
+  signal db_data : word;
+  -- doorbell monitor: strobes seen, and strobes whose timing/slot/data was wrong
+  signal db_seen, db_bad : natural := 0;
+  constant BAR_ADDR : word := x"FEB05000";
+  signal be_slow : boolean := false;   -- the back end answers after 40 clocks
 
   signal m_par_errors, perr_seen, serr_seen, b2b_seen, checks : natural;
 
@@ -126,7 +139,72 @@ begin
       int_pending => int_pending, intx_assert => intx_assert,
       msi_enable => msi_enable, msi_mme => msi_mme, msi_addr => msi_addr, msi_data => msi_data,
       mst_data_perr => mst_data_perr, mst_rcv_tabort => mst_rcv_tabort,
-      mst_rcv_mabort => mst_rcv_mabort, bad_write => bad_write);
+      mst_rcv_mabort => mst_rcv_mabort, mst_det_perr => mst_det_perr, lat_timer => lat_timer,
+      db_valid => db_valid, db_slot => db_slot, db_data => db_data, bad_write => bad_write);
+
+  -- doorbell monitor: from the bus alone, the edge at which each doorbell
+  -- write's data phase completed (IRDY# and TRDY# low), its slot and data;
+  -- db_valid must be sampled exactly DB_LATENCY edges later with both
+  db_mon : process (clk)
+    constant DB_LATENCY : natural := 1;    -- pci_target's default generic
+    variable edge : natural := 0;
+    variable a_addr : unsigned(31 downto 0);
+    variable a_wr : boolean := false;
+    type q_t is array (0 to 15) of natural;
+    variable q_edge : q_t;
+    type qs_t is array (0 to 15) of natural;
+    variable q_slot : qs_t;
+    type qd_t is array (0 to 15) of word;
+    variable q_data : qd_t;
+    variable q_n : natural := 0;
+    variable off : natural;
+    variable p_frame : std_logic := '1';
+  begin
+    if rising_edge(clk) then
+      edge := edge + 1;
+      if db_valid = '1' then
+        if q_n = 0 then
+          report "doorbell strobe without a doorbell write" severity error;
+          db_bad <= db_bad + 1;
+        else
+          if edge - q_edge(0) /= DB_LATENCY or to_integer(unsigned(db_slot)) /= q_slot(0) or
+             db_data /= q_data(0) then
+            report "doorbell strobe: " & integer'image(edge - q_edge(0)) & " clocks, slot " &
+                   integer'image(to_integer(unsigned(db_slot))) & " data " & to_hstring(db_data) &
+                   "; expected " & integer'image(DB_LATENCY) & ", " & integer'image(q_slot(0)) &
+                   ", " & to_hstring(q_data(0)) severity error;
+            db_bad <= db_bad + 1;
+          end if;
+          db_seen <= db_seen + 1;
+          q_edge(0 to 14) := q_edge(1 to 15); q_slot(0 to 14) := q_slot(1 to 15);
+          q_data(0 to 14) := q_data(1 to 15);
+          q_n := q_n - 1;
+        end if;
+      end if;
+      if to_x01(frame_n) = '0' and p_frame = '1' then
+        -- address phase: a memory write into BAR0's doorbell window?
+        a_addr := unsigned(to_x01(ad));
+        a_wr := (cbe_n = "0111" or cbe_n = "1111") and mem_enable = '1' and
+                a_addr(31 downto 12) = unsigned(BAR_ADDR(31 downto 12)) and
+                to_integer(a_addr(11 downto 0)) >= RSV_DOORBELLS_BASE;
+      end if;
+      p_frame := to_x01(frame_n);
+      if to_x01(irdy_n) = '0' and to_x01(trdy_n) = '0' and a_wr then
+        -- a completing data phase of a write to a built doorbell
+        off := to_integer(a_addr(11 downto 0)) - RSV_DOORBELLS_BASE;
+        if off mod RSV_DOORBELLS_STRIDE = 0 and off / RSV_DOORBELLS_STRIDE < 4 then
+          q_edge(q_n) := edge;
+          q_slot(q_n) := off / RSV_DOORBELLS_STRIDE;
+          q_data(q_n) := to_x01(ad);
+          q_n := q_n + 1;
+        end if;
+      end if;
+      if to_x01(irdy_n) = '0' and (to_x01(trdy_n) = '0' or to_x01(stop_n) = '0') and
+         to_x01(frame_n) = '1' then
+        a_wr := false;
+      end if;
+    end if;
+  end process;
 
   chk : entity work.pci_checker
     port map (
@@ -173,7 +251,7 @@ begin
         d := reg_wdata;
         uniform(s1, s2, r);
         lat := integer(r * 12.0);
-        if r > 0.93 then lat := 40; end if;
+        if r > 0.93 or be_slow then lat := 40; end if;
         for i in 1 to lat loop
           wait until rising_edge(clk);
           be_mem_value <= mem(be_mem_probe);
@@ -213,7 +291,12 @@ begin
     variable rd, v, saved, sz, orig_cmd : word;
     variable res : res_t;
     variable nwords : natural;
-    constant BAR : word := x"FEB05000";
+    constant BAR : word := BAR_ADDR;
+    type be_list is array (0 to 1) of std_logic_vector(3 downto 0);
+    constant dbe : be_list := ("0000", "1100");
+    type nat_list is array (0 to 2) of natural;
+    constant bad_slot : nat_list := (4, 1, 2);
+    constant bad_byte : nat_list := (0, 4, 8);
     constant MSI_A : std_logic_vector(63 downto 0) := x"00000001FEE0100C";
     variable exp : mem_t;
     variable offs : natural;
@@ -525,7 +608,7 @@ begin
     end loop;
     for i in 1 to 60 loop
       uniform(s1, s2, r);
-      offs := integer(r * 1023.0);
+      offs := integer(r * real(RSV_DOORBELLS_BASE / 4 - 1));   -- registers, not doorbells
       if offs * 4 = POP_OFF then offs := offs + 1; end if;
       uniform(s1, s2, r);
       v := std_logic_vector(to_unsigned(integer(r * 2.0**30), 32)) xor x"80000001";
@@ -669,14 +752,80 @@ begin
     cfg_write(16#04#, 2, orig_cmd);
 
     -- initiator status inputs, write-one-to-clear
-    mst_rcv_mabort <= '1'; mst_rcv_tabort <= '1'; mst_data_perr <= '1';
+    mst_rcv_mabort <= '1'; mst_rcv_tabort <= '1'; mst_data_perr <= '1'; mst_det_perr <= '1';
     clocks(1);
-    mst_rcv_mabort <= '0'; mst_rcv_tabort <= '0'; mst_data_perr <= '0';
+    mst_rcv_mabort <= '0'; mst_rcv_tabort <= '0'; mst_data_perr <= '0'; mst_det_perr <= '0';
     cfg_read(16#06#, 2, rd);
-    check(rd(13 downto 12) = "11" and rd(8) = '1', "initiator status bits " & hex(rd));
-    cfg_write(16#06#, 2, x"00003100");
+    check(rd(15) = '1' and rd(13 downto 12) = "11" and rd(8) = '1', "initiator status bits " & hex(rd));
+    cfg_write(16#06#, 2, x"0000B100");
     cfg_read(16#06#, 2, rd);
     check(rd = x"00000230", "status after clearing " & hex(rd));
+
+    -- doorbells: accepted at once while the back end is busy with a slow
+    -- read, every slot, any byte enables; the monitor checks each strobe's
+    -- timing, slot and data
+    idle_backend;
+    be_slow <= true;
+    cycle("0110", std_logic_vector(unsigned(BAR) + 16#20#), '0', false, x"00000000", "0000",
+          1, false, false, rd, res, nwords);
+    check(res = R_RETRY and reg_valid = '1', "slow delayed read started");
+    v := std_logic_vector(to_unsigned(bad_writes, 32));
+    for i in 0 to 11 loop   -- the last four with partial byte enables
+      if reg_valid = '0' then
+        -- keep the back end busy: a posted write takes another 40 clocks
+        mem_write(16#30#, x"00003030");
+        exp(12) := x"00003030";
+        clocks(1);
+      end if;
+      check(reg_valid = '1', "back end busy during doorbell " & integer'image(i));
+      cycle("0111", std_logic_vector(unsigned(BAR) + RSV_DOORBELLS_BASE + (i mod 4) * RSV_DOORBELLS_STRIDE),
+            '0', true, std_logic_vector(to_unsigned(16#4020# + i * 16#10001#, 32)),
+            dbe(i / 8), 1, false, false, rd, res, nwords);
+      check(res = R_DATA and nwords = 1, "doorbell " & integer'image(i) & " taken in its first data phase");
+    end loop;
+    -- a burst to a doorbell: one word, then disconnect (the next word would
+    -- land at doorbell + 4, no doorbell)
+    cycle("0111", std_logic_vector(unsigned(BAR) + RSV_DOORBELLS_BASE + RSV_DOORBELLS_STRIDE),
+          '0', true, x"0BADCAFE", "0000", 2, false, false, rd, res, nwords);
+    check(res = R_DATA and nwords = 1, "doorbell burst cut to one word");
+    -- offsets that are not a built slot's doorbell: completed, ignored, reported
+    for i in 0 to 2 loop
+      cycle("0111", std_logic_vector(unsigned(BAR) + RSV_DOORBELLS_BASE +
+                                     bad_slot(i) * RSV_DOORBELLS_STRIDE + bad_byte(i)),
+            '0', true, x"12345678", "0000", 1, false, false, rd, res, nwords);
+      check(res = R_DATA and nwords = 1, "bad doorbell offset completes on the bus");
+    end loop;
+    cycle("0111", std_logic_vector(unsigned(BAR) + RSV_DOORBELLS_BASE + RSV_DOORBELLS_SIZE - 4),
+          '0', true, x"12345678", "0000", 1, false, false, rd, res, nwords);
+    clocks(3);
+    check(bad_writes = to_integer(unsigned(v)) + 4, "bad doorbell offsets reported: " &
+          integer'image(bad_writes - to_integer(unsigned(v))));
+    check(db_seen = 13 and db_bad = 0, "doorbell strobes: " & integer'image(db_seen) &
+          " seen (13 expected), " & integer'image(db_bad) & " wrong");
+    -- a read in the window: answered at once with 0 (after the slow read
+    -- completed, which owns the AD register until fetched)
+    idle_backend;
+    mem_read(16#20#, rd);
+    check(rd = exp(8), "slow read's completion after the doorbells");
+    cycle("0110", std_logic_vector(unsigned(BAR) + RSV_DOORBELLS_BASE), '0', false, x"00000000",
+          "0000", 1, false, false, rd, res, nwords);
+    check(res = R_DATA and rd = x"00000000", "doorbell window read: 0 at once");
+    -- a doorbell while a read completion waits: still taken at once
+    cycle("0110", std_logic_vector(unsigned(BAR) + 16#24#), '0', false, x"00000000", "0000",
+          1, false, false, rd, res, nwords);
+    idle_backend;
+    cycle("0111", std_logic_vector(unsigned(BAR) + RSV_DOORBELLS_BASE + 3 * RSV_DOORBELLS_STRIDE),
+          '0', true, x"00004023", "0000", 1, false, false, rd, res, nwords);
+    check(res = R_DATA, "doorbell while a completion waits");
+    mem_read(16#24#, rd);
+    check(rd = exp(9), "completion after the doorbell");
+    clocks(2);
+    check(db_seen = 14 and db_bad = 0, "doorbell strobes: " & integer'image(db_seen) & " seen");
+    be_slow <= false;
+    -- the latency timer (0x0D) is read/write, byte-wise
+    cfg_write(16#0D#, 1, x"00000040");
+    cfg_read(16#0C#, 4, rd);
+    check(rd = x"00004000" and lat_timer = x"40", "latency timer " & hex(rd));
 
     -- delayed-read discard: a completion nobody fetches is dropped within 2**16
     idle_backend;

@@ -1,0 +1,523 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- PCI 2.3 bus master (32 bit, 33/66 MHz) behind the card's DMA port
+-- (docs/card-internals.md section 3): memory write and read bursts of 1..16
+-- words, dual address cycles above 4 GiB, REQ#/GNT# with bus parking, the
+-- latency timer, target retry/disconnect/abort, master abort and parity.
+-- docs/pci.md ("The initiator") says why it is built so.
+--
+-- Write data goes into a 16-word burst buffer (one block RAM, read
+-- registered) as fast as the requester supplies it, one word per clock from
+-- the clock after dma_ready; the bus side reads it by word index. So a burst
+-- that a target cuts short resumes from the first word it did not take,
+-- however often, without asking the requester again, and the bus runs
+-- without master wait states. Read words go to the requester as they come
+-- off the bus (no back-pressure on the DMA port); their parity is known one
+-- clock later and reported with dma_done.
+--
+-- Bus signals are split in/out/output-enable, every output comes from a
+-- flip-flop. Inputs are sampled at the clock edge (TRDY#/STOP# feed the
+-- next-state logic and the burst buffer's read address directly, as the
+-- PCI specification's master state machine does).
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity pci_initiator is
+  port (
+    clk, rst      : in  std_logic;   -- PCI CLK; rst synchronous, from RST#
+    -- PCI bus
+    ad_in         : in  std_logic_vector(31 downto 0);   -- the pads as seen on the bus
+    ad_out        : out std_logic_vector(31 downto 0);
+    ad_oe         : out std_logic;
+    cbe_n_in      : in  std_logic_vector(3 downto 0);
+    cbe_n_out     : out std_logic_vector(3 downto 0);
+    cbe_n_oe      : out std_logic;
+    par_in        : in  std_logic;
+    par_out       : out std_logic;
+    par_oe        : out std_logic;
+    frame_n_in    : in  std_logic;
+    frame_n_out   : out std_logic;
+    frame_n_oe    : out std_logic;
+    irdy_n_in     : in  std_logic;
+    irdy_n_out    : out std_logic;
+    irdy_n_oe     : out std_logic;
+    trdy_n_in     : in  std_logic;
+    devsel_n_in   : in  std_logic;
+    stop_n_in     : in  std_logic;
+    perr_n_in     : in  std_logic;
+    perr_n_out    : out std_logic;
+    perr_n_oe     : out std_logic;
+    req_n         : out std_logic;   -- point to point to the arbiter: always driven
+    gnt_n         : in  std_logic;
+    -- configuration state (pci_target)
+    master_enable : in  std_logic;   -- command bit 2
+    perr_resp     : in  std_logic;   -- command bit 6
+    lat_timer     : in  std_logic_vector(7 downto 0);   -- configuration 0x0D
+    -- status events into pci_target (one-clock pulses)
+    mst_data_perr  : out std_logic;  -- status bit 8
+    mst_rcv_tabort : out std_logic;  -- status bit 12
+    mst_rcv_mabort : out std_logic;  -- status bit 13
+    mst_det_perr   : out std_logic;  -- status bit 15 (bad read data parity)
+    -- DMA port (docs/card-internals.md section 3)
+    dma_valid     : in  std_logic;
+    dma_ready     : out std_logic;
+    dma_write     : in  std_logic;
+    dma_addr      : in  std_logic_vector(63 downto 2);
+    dma_len       : in  std_logic_vector(4 downto 0);
+    dma_wd_data   : in  std_logic_vector(31 downto 0);
+    dma_wd_ready  : out std_logic;
+    dma_rd_valid  : out std_logic;
+    dma_rd_data   : out std_logic_vector(31 downto 0);
+    dma_done      : out std_logic;
+    dma_err       : out std_logic_vector(1 downto 0);
+    -- the initiator owns the current bus transaction (for the shared pins)
+    mst_busy      : out std_logic);
+end entity;
+
+architecture rtl of pci_initiator is
+  subtype word is std_logic_vector(31 downto 0);
+
+  -- PCI 2.3 table 3-1
+  constant CMD_MEM_READ   : std_logic_vector(3 downto 0) := "0110";
+  constant CMD_MEM_WRITE  : std_logic_vector(3 downto 0) := "0111";
+  constant CMD_MEM_READ_M : std_logic_vector(3 downto 0) := "1100";
+  constant CMD_DAC        : std_logic_vector(3 downto 0) := "1101";
+
+  function xor_all (v : std_logic_vector) return std_logic is
+    variable r : std_logic := '0';
+  begin
+    for i in v'range loop
+      r := r xor v(i);
+    end loop;
+    return r;
+  end function;
+
+  -- IDLE: nothing to do (parks if granted). ACCEPT: one clock so the burst
+  -- buffer's first word is written before it is read. REQ: REQ# asserted,
+  -- waiting for GNT# at an idle bus. ADDR: address phase(s). DATA: data
+  -- phases. S_RELEASE: IRDY# driven high for its s/t/s clock. BACKOFF: REQ#
+  -- high for two clocks after a target termination or the latency timer
+  -- (PCI 2.3 3.3.3.2.2), then REQ again. CHECK: wait for the parity of the
+  -- last data phase (PERR# comes two clocks after it), then dma_done.
+  type state_t is (IDLE, ACCEPT, REQ, ADDR, DATA, S_RELEASE, BACKOFF, CHECK);
+  signal state : state_t := IDLE;
+
+  -- the request
+  signal wr_q     : std_logic := '0';
+  signal len_q    : unsigned(4 downto 0) := (others => '0');
+  signal cur      : unsigned(4 downto 0) := (others => '0');   -- first word not yet on the bus
+  signal a_lo     : std_logic_vector(31 downto 2) := (others => '0');
+  signal a_hi     : word := (others => '0');
+  signal dac_q    : std_logic := '0';   -- upper address non-zero: dual address cycle
+  signal dac2     : std_logic := '0';   -- the second address phase is on the bus
+  signal cmd_q    : std_logic_vector(3 downto 0) := (others => '0');
+
+  -- write data burst buffer (block RAM) and its filling from the DMA port
+  type buf_t is array (0 to 15) of word;
+  signal wbuf      : buf_t;
+  signal buf_we   : std_logic;
+  signal wr_e     : std_logic := '0';
+  signal wr_a     : unsigned(3 downto 0);
+  signal wr_d     : word;
+  signal buf_wa, buf_ra : unsigned(3 downto 0);
+  -- the block RAM's own output register: no reset or initial value (the
+  -- RAM's has none; an initial value costs 33 LUTs of emulation). A word
+  -- it reads goes onto AD for a data phase only after it was written (the
+  -- load after a request's last word is junk that no data phase carries;
+  -- parking may drive it, where AD's value does not matter).
+  signal buf_q    : word;
+  signal fill     : unsigned(4 downto 0) := (others => '0');
+  signal wd_rdy_q : std_logic := '0';
+
+  -- bus outputs
+  signal ad_q     : word := (others => '0');
+  signal cbe_q    : std_logic_vector(3 downto 0) := (others => '0');
+  signal ad_oe_q, cbe_oe_q, par_oe_q : std_logic := '0';
+  signal frame_q, irdy_q : std_logic := '1';
+  signal frame_oe_q, irdy_oe_q : std_logic := '0';
+  signal perr_q   : std_logic := '1';
+  signal perr_oe_q, perr_hold : std_logic := '0';
+  signal req_q    : std_logic := '1';
+  signal bus_par  : std_logic := '0';
+
+  -- transaction bookkeeping
+  signal lt_cnt   : unsigned(7 downto 0) := (others => '0');   -- latency timer, counts down
+  signal dv_cnt   : unsigned(1 downto 0) := (others => '0');   -- clocks since the last address phase
+  signal dv_seen  : std_logic := '0';
+  signal tabort   : std_logic := '0';   -- the target is aborting this transaction
+  signal err_ab   : std_logic_vector(1 downto 0) := "00";   -- master/target abort
+  signal err_par  : std_logic := '0';
+  signal cnt2     : unsigned(1 downto 0) := (others => '0');   -- BACKOFF / CHECK clocks
+
+  -- parity checks one (read: PAR) and two (write: PERR#) clocks after a data phase
+  signal rchk, wchk1, wchk2 : std_logic := '0';
+
+  -- DMA port outputs
+  signal ready_q, done_q, rd_valid_q : std_logic := '0';
+  signal err_q    : std_logic_vector(1 downto 0) := "00";
+  signal rd_data_q : word := (others => '0');
+  signal st_dperr, st_tabort, st_mabort, st_det : std_logic := '0';
+
+  signal moved    : std_logic;   -- a data word moves at this edge
+begin
+  moved <= '1' when state = DATA and irdy_q = '0' and trdy_n_in = '0' else '0';
+
+  -- The burst buffer's read address leads the bus by one word: buf_q must
+  -- hold the word that goes onto AD at the next edge (the first word at the
+  -- last address phase, then the word after the one on AD, one further when
+  -- a word moves at this edge).
+  process (all)
+    variable inc : unsigned(3 downto 0);
+  begin
+    inc := "0000";
+    if state = ADDR and (dac_q = '0' or dac2 = '1') then
+      inc := "0001";
+    elsif state = DATA then
+      inc := "0001" + ("000" & moved);
+    end if;
+    buf_ra <= cur(3 downto 0) + inc;
+  end process;
+  buf_we <= wd_rdy_q;
+  buf_wa <= fill(3 downto 0);
+
+  -- The block RAM alone in its processes (GHDL synthesis needs it so).
+  -- Written on the falling edge, read at rising edges: with both on the
+  -- same edge Yosys 0.23 adds read-during-write emulation (70 flip-flops,
+  -- 36 LUTs), which this buffer never needs. The word taken at a rising
+  -- edge is held in wr_* and written at the next falling edge, so the
+  -- half-clock path into the RAM starts at flip-flops (nextpnr does not
+  -- time it as half a clock); the bus reads a word at least half a clock
+  -- after that (it reads word k at the edge after the one that took it, at
+  -- the earliest: see buf_ra). wr_* have no reset: until the first word
+  -- is taken they write nothing (wr_e follows wd_rdy_q, reset) or junk
+  -- into a buffer that holds nothing yet.
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      wr_e <= buf_we;
+      wr_a <= buf_wa;
+      wr_d <= dma_wd_data;
+    end if;
+  end process;
+  process (clk)
+  begin
+    if falling_edge(clk) then
+      if wr_e = '1' then
+        wbuf(to_integer(wr_a)) <= wr_d;
+      end if;
+    end if;
+  end process;
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      buf_q <= wbuf(to_integer(buf_ra));
+    end if;
+  end process;
+
+  process (clk)
+    variable phase_end, last_next, lt_out : boolean;
+    variable nxt : unsigned(4 downto 0);
+    variable cmd : std_logic_vector(3 downto 0);
+  begin
+    if rising_edge(clk) then
+      ready_q    <= '0';
+      done_q     <= '0';
+      st_dperr   <= '0';
+      st_tabort  <= '0';
+      st_mabort  <= '0';
+      st_det     <= '0';
+      bus_par    <= xor_all(ad_in) xor xor_all(cbe_n_in);
+      par_oe_q   <= ad_oe_q;
+      rd_data_q  <= ad_in;           -- no enable: only read beside rd_valid
+      rd_valid_q <= moved and not wr_q;
+
+      -- filling the burst buffer: one word per clock, len words
+      if wd_rdy_q = '1' then
+        fill <= fill + 1;
+        if fill + 1 >= len_q then
+          wd_rdy_q <= '0';
+        end if;
+      end if;
+
+      -- parity of read data (PAR one clock after it) and PERR# of write
+      -- data (two clocks after it; PCI 2.3 3.7.4)
+      rchk  <= moved and not wr_q;
+      wchk1 <= moved and wr_q;
+      wchk2 <= wchk1;
+      if rchk = '1' then
+        perr_hold <= '0';
+        if (bus_par xor par_in) = '1' then
+          st_det <= '1';
+          if perr_resp = '1' then
+            st_dperr <= '1';
+            err_par  <= '1';
+          end if;
+          perr_q <= not perr_resp;
+        else
+          perr_q <= '1';
+        end if;
+        -- the receiver of read data drives PERR# from the clock after the
+        -- first data phase (high unless bad), with parity response on
+        perr_oe_q <= perr_resp;
+        perr_hold <= '1';
+      elsif perr_hold = '1' then
+        perr_q <= '1';               -- s/t/s: high for one clock, then released
+        perr_hold <= '0';
+      else
+        perr_q <= '1';
+        perr_oe_q <= '0';
+      end if;
+      if wchk2 = '1' and perr_n_in = '0' and perr_resp = '1' then
+        st_dperr <= '1';
+        err_par  <= '1';
+      end if;
+
+      if lt_cnt /= 0 then
+        lt_cnt <= lt_cnt - 1;
+      end if;
+
+      case state is
+        when IDLE | ACCEPT | BACKOFF | CHECK =>
+          -- parking: granted at an idle bus, drive AD, C/BE# (and PAR a
+          -- clock later) so they do not float (PCI 2.3 3.4.3); let go the
+          -- clock after GNT# goes
+          if gnt_n = '0' and frame_n_in = '1' and irdy_n_in = '1' then
+            ad_oe_q  <= '1';
+            cbe_oe_q <= '1';
+          else
+            ad_oe_q  <= '0';
+            cbe_oe_q <= '0';
+          end if;
+          case state is
+            when IDLE =>
+              if dma_valid = '1' then
+                ready_q  <= '1';
+                wr_q     <= dma_write;
+                len_q    <= unsigned(dma_len);
+                a_lo     <= dma_addr(31 downto 2);
+                a_hi     <= dma_addr(63 downto 32);
+                cur      <= (others => '0');
+                fill     <= (others => '0');
+                err_ab   <= "00";
+                err_par  <= '0';
+                state    <= ACCEPT;
+                if dma_len = "00000" or unsigned(dma_len) > 16 then
+                  -- not a request the port defines: refused, nothing on the bus
+                  err_ab <= "01";
+                  cnt2   <= "00";
+                  state  <= CHECK;
+                else
+                  wd_rdy_q <= dma_write;
+                end if;
+              end if;
+            when ACCEPT =>
+              -- from the register, not the port: then the address inputs
+              -- feed only their flip-flops (and a requester mux in front of
+              -- them packs into the same logic cells)
+              dac_q <= '1' when a_hi /= x"00000000" else '0';
+              state <= REQ;
+              req_q <= '0';
+            when BACKOFF =>
+              cnt2 <= cnt2 + 1;
+              if cnt2 = 1 then
+                state <= REQ;
+                req_q <= '0';
+              end if;
+            when others =>
+              -- CHECK: the last data phase's PERR# is in after two clocks;
+              -- and a request cut short still takes all its write words
+              -- before it is done, so none belongs to the next request
+              if cnt2 /= 2 then
+                cnt2 <= cnt2 + 1;
+              elsif wd_rdy_q = '0' then
+                done_q <= '1';
+                if err_ab /= "00" then
+                  err_q <= err_ab;
+                elsif err_par = '1' then
+                  err_q <= "11";
+                else
+                  err_q <= "00";
+                end if;
+                state <= IDLE;
+              end if;
+          end case;
+
+        when REQ =>
+          if master_enable = '0' then
+            -- bus mastering switched off: the rest of the request goes nowhere
+            req_q    <= '1';
+            ad_oe_q  <= '0';
+            cbe_oe_q <= '0';
+            err_ab   <= "01";
+            cnt2     <= "00";
+            state    <= CHECK;
+          elsif gnt_n = '0' and frame_n_in = '1' and irdy_n_in = '1' then
+            -- ours and idle: the address phase is the next clock
+            frame_q    <= '0';
+            frame_oe_q <= '1';
+            irdy_q     <= '1';
+            irdy_oe_q  <= '1';
+            ad_oe_q    <= '1';
+            cbe_oe_q   <= '1';
+            ad_q       <= a_lo(31 downto 12) &
+                          std_logic_vector(unsigned(a_lo(11 downto 2)) + cur) & "00";
+            if wr_q = '1' then
+              cmd := CMD_MEM_WRITE;
+            elsif len_q - cur = 1 then
+              cmd := CMD_MEM_READ;
+            else
+              -- several words: Memory Read Multiple lets a bridge prefetch
+              cmd := CMD_MEM_READ_M;
+            end if;
+            cmd_q <= cmd;
+            cbe_q <= CMD_DAC when dac_q = '1' else cmd;
+            dac2   <= '0';
+            -- runs out lat_timer clocks after FRAME# is asserted (it counts
+            -- from the next edge)
+            if lat_timer = x"00" then
+              lt_cnt <= (others => '0');
+            else
+              lt_cnt <= unsigned(lat_timer) - 1;
+            end if;
+            state  <= ADDR;
+          else
+            -- waiting; park if granted meanwhile is handled by starting
+            ad_oe_q  <= '0';
+            cbe_oe_q <= '0';
+          end if;
+
+        when ADDR =>
+          dv_cnt  <= "00";
+          dv_seen <= '0';
+          tabort  <= '0';
+          if dac_q = '1' and dac2 = '0' then
+            -- dual address cycle: upper half and the real command
+            ad_q  <= a_hi;
+            cbe_q <= cmd_q;
+            dac2  <= '1';
+          else
+            if wr_q = '1' then
+              ad_q <= buf_q;
+            else
+              ad_oe_q <= '0';        -- turnaround: the target drives AD next
+            end if;
+            cbe_q  <= "0000";        -- all bytes
+            irdy_q <= '0';
+            state  <= DATA;
+            if cur + 1 = len_q then
+              frame_q <= '1';        -- one data phase left: it is the last
+              req_q   <= '1';
+            end if;
+          end if;
+
+        when DATA =>
+          if devsel_n_in = '0' then
+            dv_seen <= '1';
+          end if;
+          if dv_cnt /= 3 then
+            dv_cnt <= dv_cnt + 1;
+          end if;
+          phase_end := irdy_q = '0' and (trdy_n_in = '0' or stop_n_in = '0');
+          nxt := cur;
+          if moved = '1' then
+            nxt := cur + 1;
+            cur <= nxt;
+            ad_q <= buf_q;          -- next word (reads: AD is not driven)
+          end if;
+          lt_out := lt_cnt = 0 and gnt_n = '1';
+          if dv_seen = '0' and devsel_n_in = '1' and dv_cnt = 3 then
+            -- master abort: nobody claimed it by the 5th clock after the
+            -- (last) address phase. FRAME# goes first, then IRDY#.
+            err_ab    <= "01";
+            if frame_q = '0' then
+              frame_q <= '1';
+            else
+              st_mabort  <= '1';
+              irdy_q     <= '1';
+              frame_oe_q <= '0';
+              ad_oe_q    <= '0';
+              cbe_oe_q   <= '0';
+              req_q      <= '1';
+              state      <= S_RELEASE;
+            end if;
+          elsif phase_end then
+            if stop_n_in = '0' and devsel_n_in = '1' then
+              tabort <= '1';         -- target abort (STOP# without DEVSEL#)
+            end if;
+            if frame_q = '1' then
+              -- that was the last data phase: IRDY# high for a clock, let go
+              irdy_q     <= '1';
+              frame_oe_q <= '0';
+              ad_oe_q    <= '0';
+              cbe_oe_q   <= '0';
+              req_q      <= '1';
+              state      <= S_RELEASE;
+              if (stop_n_in = '0' and devsel_n_in = '1') or tabort = '1' then
+                st_tabort <= '1';
+                err_ab    <= "10";
+              end if;
+            elsif stop_n_in = '0' or nxt + 1 = len_q or lt_out then
+              -- the target stops us, the next word is the last, or the
+              -- latency timer ran out with GNT# gone: the next data phase
+              -- is the last (FRAME# changes only after a completed phase)
+              frame_q <= '1';
+              if nxt + 1 = len_q then
+                req_q <= '1';
+              end if;
+            end if;
+          end if;
+
+        when S_RELEASE =>
+          irdy_oe_q <= '0';
+          cnt2      <= "00";
+          if err_ab /= "00" or cur = len_q then
+            state <= CHECK;
+          else
+            -- retried, disconnected or timed out: the rest is a new
+            -- transaction from word cur, after REQ# was high two clocks
+            state <= BACKOFF;
+          end if;
+      end case;
+
+      if rst = '1' then
+        state <= IDLE;
+        ad_oe_q <= '0'; cbe_oe_q <= '0'; par_oe_q <= '0';
+        frame_q <= '1'; frame_oe_q <= '0'; irdy_q <= '1'; irdy_oe_q <= '0';
+        perr_q <= '1'; perr_oe_q <= '0'; perr_hold <= '0'; req_q <= '1';
+        wd_rdy_q <= '0'; ready_q <= '0'; done_q <= '0'; rd_valid_q <= '0';
+        rchk <= '0'; wchk1 <= '0'; wchk2 <= '0';
+        st_dperr <= '0'; st_tabort <= '0'; st_mabort <= '0'; st_det <= '0';
+        err_ab <= "00"; err_par <= '0'; err_q <= "00";
+        cur <= (others => '0'); fill <= (others => '0'); len_q <= (others => '0');
+        cnt2 <= "00"; dv_cnt <= "00"; dv_seen <= '0'; tabort <= '0'; dac2 <= '0';
+      end if;
+    end if;
+  end process;
+
+  ad_out      <= ad_q;
+  ad_oe       <= ad_oe_q;
+  cbe_n_out   <= cbe_q;
+  cbe_n_oe    <= cbe_oe_q;
+  -- PAR covers AD and C/BE# of the previous clock as the bus carried them,
+  -- which is what we drove whenever par_oe is set (ad_in is the pad)
+  par_out     <= bus_par;
+  par_oe      <= par_oe_q;
+  frame_n_out <= frame_q;
+  frame_n_oe  <= frame_oe_q;
+  irdy_n_out  <= irdy_q;
+  irdy_n_oe   <= irdy_oe_q;
+  perr_n_out  <= perr_q;
+  perr_n_oe   <= perr_oe_q;
+  req_n       <= req_q;
+  mst_data_perr  <= st_dperr;
+  mst_rcv_tabort <= st_tabort;
+  mst_rcv_mabort <= st_mabort;
+  mst_det_perr   <= st_det;
+  dma_ready    <= ready_q;
+  dma_wd_ready <= wd_rdy_q;
+  dma_rd_valid <= rd_valid_q;
+  dma_rd_data  <= rd_data_q;
+  dma_done     <= done_q;
+  dma_err      <= err_q;
+  mst_busy     <= frame_oe_q or irdy_oe_q;
+end architecture;

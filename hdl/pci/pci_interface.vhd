@@ -1,0 +1,218 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- The card's PCI interface: pci_target and pci_initiator on one set of bus
+-- pins, and the card's own MSI (pci_msi_raise) sharing the initiator with
+-- the DMA port. docs/pci.md ("The whole interface") says how.
+--
+-- Pins: lines only one side drives come straight from its flip-flops
+-- (FRAME#, IRDY#, C/BE#, REQ# from the initiator; TRDY#, DEVSEL#, STOP#,
+-- SERR# from the target). AD and PERR# are driven by either side, never
+-- both in one clock nor in adjacent clocks (PCI turnaround), so each pin is
+-- a select between the two sides' flip-flops by their output enables (one
+-- LUT level). PAR is the same function in both (even parity of the AD and
+-- C/BE# the bus carried a clock earlier), so one flip-flop serves both.
+-- The target ignores the address phases of the initiator's own
+-- transactions, so a misprogrammed DMA address in BAR0 cannot make both
+-- sides drive AD.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity pci_interface is
+  generic (
+    N_SLOTS      : positive := 4;
+    DISCARD_LOG2 : positive := 15);
+  port (
+    clk, rst      : in  std_logic;
+    -- PCI bus pins (split in/out/oe; tristates in the board top)
+    ad_in         : in  std_logic_vector(31 downto 0);
+    ad_out        : out std_logic_vector(31 downto 0);
+    ad_oe         : out std_logic;
+    cbe_n_in      : in  std_logic_vector(3 downto 0);
+    cbe_n_out     : out std_logic_vector(3 downto 0);
+    cbe_n_oe      : out std_logic;
+    par_in        : in  std_logic;
+    par_out       : out std_logic;
+    par_oe        : out std_logic;
+    frame_n_in    : in  std_logic;
+    frame_n_out   : out std_logic;
+    frame_n_oe    : out std_logic;
+    irdy_n_in     : in  std_logic;
+    irdy_n_out    : out std_logic;
+    irdy_n_oe     : out std_logic;
+    trdy_n_in     : in  std_logic;
+    trdy_n_out    : out std_logic;
+    trdy_n_oe     : out std_logic;
+    devsel_n_in   : in  std_logic;
+    devsel_n_out  : out std_logic;
+    devsel_n_oe   : out std_logic;
+    stop_n_in     : in  std_logic;
+    stop_n_out    : out std_logic;
+    stop_n_oe     : out std_logic;
+    perr_n_in     : in  std_logic;
+    perr_n_out    : out std_logic;
+    perr_n_oe     : out std_logic;
+    serr_n_out    : out std_logic;   -- open drain: out '0', oe asserts
+    serr_n_oe     : out std_logic;
+    idsel_in      : in  std_logic;
+    req_n         : out std_logic;
+    gnt_n         : in  std_logic;
+    inta_n_oe     : out std_logic;   -- open drain INTA#: pull low when '1'
+    -- register port (clock_core and the capture unit)
+    reg_valid     : out std_logic;
+    reg_write     : out std_logic;
+    reg_addr      : out std_logic_vector(11 downto 2);
+    reg_wdata     : out std_logic_vector(31 downto 0);
+    reg_ready     : in  std_logic;
+    reg_rdata     : in  std_logic_vector(31 downto 0);
+    bad_write     : out std_logic;
+    -- doorbell strobe (docs/card-internals.md section 2)
+    db_valid      : out std_logic;
+    db_slot       : out std_logic_vector(3 downto 0);
+    db_data       : out std_logic_vector(31 downto 0);
+    -- DMA port (docs/card-internals.md section 3)
+    dma_valid     : in  std_logic;
+    dma_ready     : out std_logic;
+    dma_write     : in  std_logic;
+    dma_addr      : in  std_logic_vector(63 downto 2);
+    dma_len       : in  std_logic_vector(4 downto 0);
+    dma_wd_data   : in  std_logic_vector(31 downto 0);
+    dma_wd_ready  : out std_logic;
+    dma_rd_valid  : out std_logic;
+    dma_rd_data   : out std_logic_vector(31 downto 0);
+    dma_done      : out std_logic;
+    dma_err       : out std_logic_vector(1 downto 0);
+    -- card interrupt (docs/card-internals.md section 5)
+    int_pending   : in  std_logic;   -- level: INTx and status bit 3
+    irq_valid     : in  std_logic;
+    irq_vector    : in  std_logic_vector(1 downto 0);
+    irq_ready     : out std_logic;
+    irq_done      : out std_logic;
+    irq_err       : out std_logic_vector(1 downto 0);
+    irq_sent      : out std_logic;
+    -- configuration state
+    mem_enable    : out std_logic;
+    master_enable : out std_logic;
+    msi_enable    : out std_logic;
+    msi_mme       : out std_logic_vector(2 downto 0));
+end entity;
+
+architecture rtl of pci_interface is
+  signal t_ad, i_ad : std_logic_vector(31 downto 0);
+  signal t_ad_oe, i_ad_oe, t_par, t_par_oe, i_par, i_par_oe : std_logic;
+  signal t_perr, t_perr_oe, i_perr, i_perr_oe : std_logic;
+  signal c_master, c_perr, c_msi : std_logic;
+  signal c_mme : std_logic_vector(2 downto 0);
+  signal c_addr : std_logic_vector(63 downto 0);
+  signal c_data : std_logic_vector(15 downto 0);
+  signal lat : std_logic_vector(7 downto 0);
+  signal s_dperr, s_tabort, s_mabort, s_det, busy : std_logic;
+
+  -- the initiator's request side: the DMA port or the MSI write
+  signal m_valid, m_ready, m_write, m_wd_ready, m_done : std_logic;
+  signal m_addr : std_logic_vector(63 downto 2);
+  signal m_len : std_logic_vector(4 downto 0);
+  signal m_wd : std_logic_vector(31 downto 0);
+  signal m_err : std_logic_vector(1 downto 0);
+  signal w_valid, w_done : std_logic;
+  signal w_addr : std_logic_vector(63 downto 2);
+  signal w_data : std_logic_vector(31 downto 0);
+  -- which requester owns the initiator: changes only when no request is
+  -- offered or running, or as one ends, so a request is never switched
+  -- under the initiator
+  signal sel_msi, inflight : std_logic := '0';
+begin
+  target : entity work.pci_target
+    generic map (DISCARD_LOG2 => DISCARD_LOG2, N_SLOTS => N_SLOTS)
+    port map (
+      clk => clk, rst => rst,
+      ad_in => ad_in, ad_out => t_ad, ad_oe => t_ad_oe,
+      cbe_n_in => cbe_n_in, par_in => par_in, par_out => t_par, par_oe => t_par_oe,
+      frame_n_in => frame_n_in, irdy_n_in => irdy_n_in, idsel_in => idsel_in,
+      trdy_n_in => trdy_n_in, trdy_n_out => trdy_n_out, trdy_n_oe => trdy_n_oe,
+      devsel_n_in => devsel_n_in, devsel_n_out => devsel_n_out, devsel_n_oe => devsel_n_oe,
+      stop_n_in => stop_n_in, stop_n_out => stop_n_out, stop_n_oe => stop_n_oe,
+      perr_n_in => perr_n_in, perr_n_out => t_perr, perr_n_oe => t_perr_oe,
+      serr_n_out => serr_n_out, serr_n_oe => serr_n_oe,
+      reg_valid => reg_valid, reg_write => reg_write, reg_addr => reg_addr,
+      reg_wdata => reg_wdata, reg_ready => reg_ready, reg_rdata => reg_rdata,
+      mem_enable => mem_enable, master_enable => c_master, perr_resp => c_perr,
+      int_pending => int_pending, intx_assert => inta_n_oe,
+      msi_enable => c_msi, msi_mme => c_mme, msi_addr => c_addr, msi_data => c_data,
+      mst_data_perr => s_dperr, mst_rcv_tabort => s_tabort, mst_rcv_mabort => s_mabort,
+      mst_det_perr => s_det, own_cycle => busy, lat_timer => lat,
+      db_valid => db_valid, db_slot => db_slot, db_data => db_data, bad_write => bad_write);
+
+  initiator : entity work.pci_initiator
+    port map (
+      clk => clk, rst => rst,
+      ad_in => ad_in, ad_out => i_ad, ad_oe => i_ad_oe,
+      cbe_n_in => cbe_n_in, cbe_n_out => cbe_n_out, cbe_n_oe => cbe_n_oe,
+      par_in => par_in, par_out => i_par, par_oe => i_par_oe,
+      frame_n_in => frame_n_in, frame_n_out => frame_n_out, frame_n_oe => frame_n_oe,
+      irdy_n_in => irdy_n_in, irdy_n_out => irdy_n_out, irdy_n_oe => irdy_n_oe,
+      trdy_n_in => trdy_n_in, devsel_n_in => devsel_n_in, stop_n_in => stop_n_in,
+      perr_n_in => perr_n_in, perr_n_out => i_perr, perr_n_oe => i_perr_oe,
+      req_n => req_n, gnt_n => gnt_n,
+      master_enable => c_master, perr_resp => c_perr, lat_timer => lat,
+      mst_data_perr => s_dperr, mst_rcv_tabort => s_tabort, mst_rcv_mabort => s_mabort,
+      mst_det_perr => s_det,
+      dma_valid => m_valid, dma_ready => m_ready, dma_write => m_write,
+      dma_addr => m_addr, dma_len => m_len, dma_wd_data => m_wd,
+      dma_wd_ready => m_wd_ready, dma_rd_valid => dma_rd_valid, dma_rd_data => dma_rd_data,
+      dma_done => m_done, dma_err => m_err, mst_busy => busy);
+
+  msi : entity work.pci_msi_raise
+    port map (
+      clk => clk, rst => rst,
+      irq_valid => irq_valid, irq_vector => irq_vector, irq_ready => irq_ready,
+      irq_done => irq_done, irq_err => irq_err, irq_sent => irq_sent,
+      msi_enable => c_msi, msi_mme => c_mme, msi_addr => c_addr, msi_data => c_data,
+      wr_valid => w_valid, wr_addr => w_addr, wr_data => w_data,
+      wr_ready => m_ready and sel_msi, wr_done => w_done, wr_err => m_err);
+
+  -- requester selection: the card's MSI first when both wait (it is rare
+  -- and short, and it only follows the DMA writes it announces)
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      if m_ready = '1' then
+        inflight <= '1';
+      elsif m_done = '1' then
+        inflight <= '0';
+      end if;
+      -- at the end of a request (the initiator takes nothing at that
+      -- edge), or while nothing is offered or running. Choosing at the end
+      -- keeps a requester that offers back to back from starving the MSI.
+      if m_done = '1' or (m_valid = '0' and inflight = '0' and m_ready = '0') then
+        sel_msi <= w_valid;
+      end if;
+      if rst = '1' then
+        inflight <= '0';
+        sel_msi <= '0';
+      end if;
+    end if;
+  end process;
+
+  m_valid  <= w_valid when sel_msi = '1' else dma_valid;
+  m_write  <= '1' when sel_msi = '1' else dma_write;
+  m_addr   <= w_addr when sel_msi = '1' else dma_addr;
+  m_len    <= "00001" when sel_msi = '1' else dma_len;
+  m_wd     <= w_data when sel_msi = '1' else dma_wd_data;
+  w_done   <= m_done and sel_msi;
+  dma_ready    <= m_ready and not sel_msi;
+  dma_wd_ready <= m_wd_ready and not sel_msi;
+  dma_done     <= m_done and not sel_msi;
+  dma_err      <= m_err;
+
+  -- shared pins (see the header)
+  ad_out     <= i_ad when i_ad_oe = '1' else t_ad;
+  ad_oe      <= i_ad_oe or t_ad_oe;
+  par_out    <= t_par;
+  par_oe     <= i_par_oe or t_par_oe;
+  perr_n_out <= i_perr when i_perr_oe = '1' else t_perr;
+  perr_n_oe  <= i_perr_oe or t_perr_oe;
+
+  master_enable <= c_master;
+  msi_enable    <= c_msi;
+  msi_mme       <= c_mme;
+end architecture;
