@@ -242,8 +242,7 @@ architecture rtl of clock_regs is
   signal pend : std_logic_vector(15 downto 0) := (others => '0');
   signal cmd_bits : word := (others => '0');
   signal servo_step : std_logic := '0';
-  signal mv : std_logic := '0';
-  signal mr : std_logic_vector(MSG_W - 1 downto 0) := (others => '0');
+  signal mdata, mdata_adj : word;
 
   type acc_t is (IDLE, SENDING, WAITING, DONE);
   signal acc : acc_t := IDLE;
@@ -327,13 +326,11 @@ begin
   end process;
 
   process (clk)
-    variable k : natural range 0 to 15;
     variable d : word;
     variable kind : natural range 0 to 3;
   begin
     if rising_edge(clk) then
       -- every variable is written before it is read, so none implies storage
-      k := 0;
       d := (others => '0');
       kind := 0;
       ready <= '0';
@@ -388,32 +385,16 @@ begin
         ram_wdata <= wr2_data;
       end if;
 
-      -- message sender: pick the message and read its RAM word, then send
-      if mv = '1' and msg_ready = '1' then
-        mv <= '0';
-      elsif mv = '0' and fetched = '0' and pend /= x"0000" and ram_we = '0' then
+      -- message sender: pick the message and read its RAM word, then offer
+      -- it (msg, combinational) until the crossing takes it
+      if fetched = '1' and msg_ready = '1' then
+        fetched <= '0';
+        pend(k_r) <= '0';
+      elsif fetched = '0' and pend /= x"0000" and ram_we = '0' then
         -- (ram_we: a write in flight, e.g. event.ctrl with its own message,
         -- reaches the RAM in this clock; the read must come after it)
         k_r <= send_k;
         fetched <= '1';
-      elsif fetched = '1' then
-        fetched <= '0';
-        k := k_r;
-        d := ram_q;
-        case k is
-          when M_ADJ_LO    => if servo_step = '1' then d := std_logic_vector(s_step(31 downto 0)); end if;
-          when M_ADJ_HI    => if servo_step = '1' then d := std_logic_vector(s_step(63 downto 32)); end if;
-          when M_PER_NS    => d := x"000000" & std_logic_vector(eff(39 downto 32));
-          when M_PER_FRAC  => d := std_logic_vector(eff(31 downto 0));
-          when M_CMD       => d := cmd_bits;
-          -- min_width (RAM, 16 bits) & polarity & enable
-          when M_PPS_CFG   => d := ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) &
-                                   (pps_ctrl(1) or pps_ctrl(0));
-          when others      => null;      -- the RAM word
-        end case;
-        mr <= std_logic_vector(to_unsigned(k, 4)) & d;
-        mv <= '1';
-        pend(k) <= '0';
       end if;
 
       -- after reset: every RAM word its reset value, one per clock
@@ -577,7 +558,7 @@ begin
             end if;
           end if;
         when SENDING =>
-          if pend = x"0000" and mv = '0' then
+          if pend = x"0000" and fetched = '0' then
             if servo_busy = '1' then
               servo_busy <= '0';
               s_ack <= '1';
@@ -600,7 +581,7 @@ begin
       end case;
 
       if rst = '1' then
-        acc <= IDLE; pend <= (others => '0'); mv <= '0'; servo_busy <= '0';
+        acc <= IDLE; pend <= (others => '0'); servo_busy <= '0';
         filt_glitches <= (others => '0'); last_filt <= (others => '0');
         stamp_new <= '0'; bad_cnt <= (others => '0');
         fetched <= '0'; ram_rd <= '0';
@@ -614,6 +595,21 @@ begin
 
   reg_ready <= ready;
   reg_rdata <= rdata;
-  msg_valid <= mv;
-  msg <= mr;
+  -- the message on offer: the RAM word of k_r, or what the hardware says
+  -- for the messages not taken from the RAM. The crossing's holding
+  -- register is the only copy.
+  msg_valid <= fetched;
+  with k_r select mdata <=
+    std_logic_vector(s_step(31 downto 0)) when M_ADJ_LO,
+    std_logic_vector(s_step(63 downto 32)) when M_ADJ_HI,
+    x"000000" & std_logic_vector(eff(39 downto 32)) when M_PER_NS,
+    std_logic_vector(eff(31 downto 0)) when M_PER_FRAC,
+    cmd_bits when M_CMD,
+    -- min_width (RAM, 16 bits) & polarity & enable
+    ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) & (pps_ctrl(1) or pps_ctrl(0))
+      when M_PPS_CFG,
+    ram_q when others;
+  msg <= std_logic_vector(to_unsigned(k_r, 4)) & mdata_adj;
+  -- software's adjust comes from the RAM, the servo's step from the servo
+  mdata_adj <= ram_q when (k_r = M_ADJ_LO or k_r = M_ADJ_HI) and servo_step = '0' else mdata;
 end architecture;
