@@ -81,6 +81,7 @@ architecture rtl of msi_capture is
 
   -- timebase side
   signal t_sync, t_prev : std_logic;
+  signal b        : std_logic_vector(18 downto 0);  -- the announced bank
   type lost_t is array (0 to N_SLOTS - 1) of unsigned(7 downto 0);
   signal lost     : lost_t;
   signal wr_ptr   : ptr_t;
@@ -136,9 +137,10 @@ begin
     s : entity work.sync_bit port map (clk => tb_clk, din => rd_gray(i), dout => rd_gray_s(i));
   end generate;
 
+  b <= bank(1) when t_sync = '1' else bank(0);
+
   latch : process (tb_clk)
     variable full : boolean;
-    variable b    : std_logic_vector(18 downto 0);
     variable s    : natural range 0 to 7;
     variable found : boolean;
   begin
@@ -158,11 +160,6 @@ begin
         -- pointer moved, the clock the RAM write happens)
         wr_gray <= to_gray(wr_ptr);
         if t_sync /= t_prev then
-          if t_sync = '1' then
-            b := bank(1);
-          else
-            b := bank(0);
-          end if;
           s := to_integer(unsigned(b(18 downto 16)));
           if full then
             if lost(s) /= 255 then

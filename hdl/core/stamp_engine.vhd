@@ -739,7 +739,7 @@ begin
                 when 4 =>
                   inc := lost;
                 when 5 =>
-                  inc(0) := err;
+                  inc := (0 => err, others => '0');   -- whole words only (GHDL synthesis)
                 when others =>
                   null;
               end case;
