@@ -38,8 +38,8 @@ entity capture_regs is
     -- card_irq
     irq_mask    : out std_logic_vector(N_SLOTS - 1 downto 0);
     irq_gap     : out std_logic_vector(7 downto 0);
-    irq_pending : in  std_logic_vector(N_SLOTS - 1 downto 0);
-    irq_raise   : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_pend    : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_raised  : in  std_logic_vector(N_SLOTS - 1 downto 0);
     -- card_dma_arbiter's error report
     dma_err_valid : in std_logic;
     dma_err_code  : in std_logic_vector(1 downto 0);
@@ -114,7 +114,7 @@ begin
         last_err <= (others => '0');
         reg_rdata <= (others => '0');
       else
-        if irq_raise /= (irq_raise'range => '0') then
+        if irq_raised /= (irq_raised'range => '0') then
           raised <= raised + 1;    -- card_irq raises one slot per clock
         end if;
         if dma_err_valid = '1' then
@@ -170,7 +170,7 @@ begin
               if reg_write = '1' then
                 mask <= reg_wdata(N_SLOTS - 1 downto 0);
               end if;
-            elsif a = REG_IRQ_PENDING / 4 then d := w32(irq_pending);
+            elsif a = REG_IRQ_PENDING / 4 then d := w32(irq_pend);
             elsif a = REG_IRQ_GAP / 4 then
               d := w32(gap);
               if reg_write = '1' then
