@@ -266,7 +266,7 @@ begin
               raddr => r_raddr, rdata => r_rdata);
 
   -- address of the current entry's done word or stamp field
-  ent_addr <= base + resize(eoff, 62) + resize(field_w, 62);
+  ent_addr <= base + resize(eoff + field_w, 62);   -- one 62-bit adder
   field_w  <= dnw when st = S_PLAN0 else stw;
 
   -- the next capture waiting is for this slot: leave the rest to it
@@ -274,19 +274,31 @@ begin
 
   -- the head entry was visible at its slot's latest ring read
   stale_p : process (all)
-    variable s : natural range 0 to 7;
+    variable mh, mp : unsigned(FIFO_LOG2 downto 0);   -- head's slot, pass slot
+    variable vh, vp : std_logic;
   begin
-    s := to_integer(unsigned(cap_slot));
-    head_stale <= '0';
-    head_cand <= '0';
-    for i in 0 to N_SLOTS - 1 loop
-      if i = s and mark_v(i) = '1' and before(unsigned(cap_rpos), mark(i)) then
-        head_stale <= '1';
+    mh := mark(0);
+    vh := mark_v(0);
+    mp := mark(0);
+    vp := mark_v(0);
+    for i in 1 to N_SLOTS - 1 loop
+      if to_integer(unsigned(cap_slot)) = i then
+        mh := mark(i);
+        vh := mark_v(i);
       end if;
-      if i = to_integer(unsigned(slot)) and mark_v(i) = '1' and before(unsigned(cap_rpos), mark(i)) then
-        head_cand <= '1';
+      if to_integer(unsigned(slot)) = i then
+        mp := mark(i);
+        vp := mark_v(i);
       end if;
     end loop;
+    head_stale <= '0';
+    if vh = '1' and before(unsigned(cap_rpos), mh) then
+      head_stale <= '1';
+    end if;
+    head_cand <= '0';
+    if vp = '1' and before(unsigned(cap_rpos), mp) then
+      head_cand <= '1';
+    end if;
     head_ccand <= '0';
     if cmark_v = '1' and before(unsigned(cap_rpos), cmark) then
       head_ccand <= '1';
@@ -301,7 +313,7 @@ begin
   stamp_hi <= MARKER & '0' & batched_now & std_logic_vector(seq) & ns(47 downto 32);
 
   -- RAM read address: the step's word of the slot's row, or the window's
-  r_raddr <= win_slot & win_word when st = S_IDLE or st = S_WIN else
+  r_raddr <= win_slot & win_word when st = S_IDLE or st = S_WIN or st = S_WGAP else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
@@ -329,7 +341,6 @@ begin
         wsel <= '0';
         r_waddr <= (others => '0');
         r_wdata <= (others => '0');
-        win_rdata <= (others => '0');
         d_len <= (others => '0');
         slot <= (others => '0');
         kind <= '0';
@@ -445,11 +456,9 @@ begin
           when S_WIN =>
             -- the read issued in S_IDLE is on r_rdata
             w := to_integer(unsigned(win_word));
-            win_rdata <= r_rdata;
             win_ack <= '1';
             r_waddr <= win_slot & win_word;
             if win_write = '1' then
-              win_rdata <= (others => '0');
               if writable(w) then
                 r_we <= '1';
                 r_wdata <= win_wdata;
@@ -739,7 +748,7 @@ begin
                 when 4 =>
                   inc := lost;
                 when 5 =>
-                  inc(0) := err;
+                  inc := (0 => err, others => '0');   -- whole words only (GHDL synthesis)
                 when others =>
                   null;
               end case;
@@ -781,6 +790,9 @@ begin
     end if;
   end process;
 
+  -- the RAM output holds the window word until the clock after the ack
+  -- (the read address stays on the window through S_WGAP)
+  win_rdata <= r_rdata;
   d_valid   <= dv;
   d_write   <= dwr;
   d_addr    <= std_logic_vector(daddr);
