@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Verilator glue for the card's clock core: the two-clock scheduler, the
- * register port master and the pin drivers behind card_sim.h. This is the
- * only C++ in the simulation; the world models are plain C.
+ * Verilator glue for the card without its PCI interface (clock core +
+ * capture unit): the two-clock scheduler, the register port master, the
+ * doorbell strobe, the DMA responder, the interrupt callback and the pin
+ * drivers behind card_sim.h. This is the only C++ in the simulation; the
+ * world models are plain C.
  *
  * Scheduling. Only rising edges matter (the core has no negedge logic, which
  * the build checks), so the scheduler jumps from one rising edge to the next
@@ -22,6 +24,12 @@
  * bus clock; reg_rdata is valid in that cycle. The master's output flops
  * are in card_top.v (why: see there); this file raises m_req with the
  * access and drops it when it sees reg_ready.
+ *
+ * DMA responder (docs/card-internals.md section 3): a state machine run
+ * after every bus edge. It looks at the capture unit's outputs as they
+ * stand in the clock that edge began and sets the responder's signals for
+ * the next clock (card_top.v's *_n inputs, registered there), so the unit
+ * sees a synchronous initiator. Latencies in card_sim.h.
  */
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +41,7 @@
 #include "verilated.h"
 
 #include "card_sim.h"
+#include "synpcix_regs.h"
 
 typedef unsigned __int128 fx_t;   // true time, units of 2^-32 ns
 
@@ -68,7 +77,25 @@ struct card {
 	int perout_prev;
 	std::vector<double> perout_edges;
 	bool in_horizon;
+	// DMA responder
+	card_dma_fn dma_fn;
+	void *dma_ctx;
+	int dma_phase;
+	bool dma_wd_now;        // dma_wd_ready is high in the current clock
+	bool dma_wr;
+	uint64_t dma_addr;      // byte address
+	unsigned dma_len, dma_k, dma_wait;
+	int dma_err;
+	uint32_t dma_buf[32];
+	uint64_t dma_requests;
+	// interrupts, doorbells
+	card_irq_fn irq_fn;
+	void *irq_ctx;
+	unsigned n_slots;
+	uint64_t bad_doorbells;
 };
+
+enum { DMA_IDLE, DMA_ACCEPT, DMA_WDATA, DMA_RWAIT, DMA_RDATA, DMA_DONE };
 
 static fx_t ns_to_fx(double ns)
 {
@@ -109,6 +136,99 @@ static void check_horizon(struct card *c)
 	}
 }
 
+static int dma_call(struct card *c, bool write, unsigned n)
+{
+	if (!c->dma_fn)
+		return CARD_DMA_MASTER_ABORT;
+	int e = c->dma_fn(c->dma_ctx, write, c->dma_addr, c->dma_buf, n);
+	return e & 3;
+}
+
+// After a bus edge: the capture unit's outputs of this clock are visible;
+// set the responder's signals for the next clock.
+static void dma_step(struct card *c)
+{
+	Vcard_top *t = c->top;
+	bool ready = false, wd_ready = false, rd_valid = false, done = false;
+	uint32_t rd_data = 0;
+	int err = 0;
+
+	switch (c->dma_phase) {
+	case DMA_IDLE:
+		if (t->dma_valid) {
+			c->dma_wr = t->dma_write;
+			c->dma_addr = (uint64_t)t->dma_addr << 2;
+			c->dma_len = t->dma_len;
+			if (c->dma_len < 1 || c->dma_len > 16) {
+				fprintf(stderr, "card_sim: DMA request of %u words at 0x%llx "
+					"(the port allows 1..16)\n", c->dma_len,
+					(unsigned long long)c->dma_addr);
+				abort();
+			}
+			c->dma_k = 0;
+			c->dma_requests++;
+			ready = true;
+			c->dma_phase = DMA_ACCEPT;
+		}
+		break;
+	case DMA_ACCEPT:	// dma_ready is high in this clock
+		if (c->dma_wr) {
+			wd_ready = true;
+			c->dma_phase = DMA_WDATA;
+		} else {
+			c->dma_wait = CARD_DMA_LATENCY_CLKS - 1;
+			c->dma_phase = DMA_RWAIT;
+		}
+		break;
+	case DMA_WDATA:		// dma_wd_ready is high: word k is on dma_wd_data
+		c->dma_buf[c->dma_k++] = t->dma_wd_data;
+		if (c->dma_k < c->dma_len) {
+			wd_ready = true;
+		} else {
+			c->dma_wait = CARD_DMA_LATENCY_CLKS;
+			c->dma_phase = DMA_RWAIT;
+		}
+		break;
+	case DMA_RWAIT:
+		if (c->dma_wait > 0) {
+			c->dma_wait--;
+			break;
+		}
+		c->dma_err = dma_call(c, c->dma_wr, c->dma_len);
+		c->dma_k = 0;
+		if (c->dma_wr || c->dma_err) {
+			c->dma_wait = CARD_DMA_DONE_CLKS - 1;
+			c->dma_phase = DMA_DONE;
+			break;
+		}
+		c->dma_phase = DMA_RDATA;
+		[[fallthrough]];	// the first word in the next clock
+	case DMA_RDATA:
+		rd_valid = true;
+		rd_data = c->dma_buf[c->dma_k++];
+		if (c->dma_k == c->dma_len) {
+			c->dma_wait = CARD_DMA_DONE_CLKS - 1;
+			c->dma_phase = DMA_DONE;
+		}
+		break;
+	case DMA_DONE:
+		if (c->dma_wait > 0) {
+			c->dma_wait--;
+			break;
+		}
+		done = true;
+		err = c->dma_err;
+		c->dma_phase = DMA_IDLE;
+		break;
+	}
+	t->dma_ready_n = ready;
+	t->dma_wd_ready_n = wd_ready;
+	t->dma_rd_valid_n = rd_valid;
+	t->dma_rd_data_n = rd_data;
+	t->dma_done_n = done;
+	t->dma_err_n = err;
+}
+
 // Advance to the next rising edge(s). Returns true if bus_clk rose.
 static bool step(struct card *c)
 {
@@ -147,6 +267,11 @@ static bool step(struct card *c)
 	if (bus) {
 		c->n_bus++;
 		c->next_bus += BUS_PERIOD_FX;
+		dma_step(c);
+		uint32_t r = c->top->irq_raise;
+		for (unsigned i = 0; r && c->irq_fn && i < 4; i++)
+			if (r & (1u << i))
+				c->irq_fn(c->irq_ctx, i);
 	}
 	check_horizon(c);
 	return bus;
@@ -166,6 +291,7 @@ extern "C" struct card *card_new(void)
 	c->top->tb_clk = 1;
 	c->top->bus_clk = 1;
 	c->top->m_req = 0;
+	c->top->db_req = 0;
 	c->top->pps_in = 0;
 	c->top->event_in = 0;
 	c->top->rst = 1;
@@ -176,6 +302,8 @@ extern "C" struct card *card_new(void)
 	c->top->rst = 0;
 	while (c->n_bus < 20)
 		step(c);
+	c->n_slots = (card_read32(c, SYNPCIX_MSI_SLOTS_INFO) & SYNPCIX_MSI_SLOTS_INFO_N_SLOTS_MASK)
+		>> SYNPCIX_MSI_SLOTS_INFO_N_SLOTS_SHIFT;
 	return c;
 }
 
@@ -204,11 +332,47 @@ extern "C" void card_set_horizon(struct card *c, card_horizon_fn fn, void *ctx)
 	check_horizon(c);
 }
 
+// One bus clock: the next bus edge.
+static void bus_edge(struct card *c)
+{
+	while (!step(c))
+		;
+}
+
+extern "C" void card_doorbell(struct card *c, unsigned slot, uint32_t data)
+{
+	if (slot >= c->n_slots) {
+		c->bad_doorbells++;
+		bus_edge(c);
+		return;
+	}
+	c->top->db_req = 1;
+	c->top->db_slot_n = slot;
+	c->top->db_data_n = data;
+	bus_edge(c);	// the data phase completes at this edge
+	c->top->db_req = 0;
+}
+
 static uint32_t access(struct card *c, uint32_t off, bool write, uint32_t val)
 {
 	if (off >= 4096 || (off & 3)) {
 		fprintf(stderr, "card_sim: bad register offset 0x%x\n", off);
 		abort();
+	}
+	if (off >= SYNPCIX_RSV_DOORBELLS_BASE) {
+		uint32_t rel = off - SYNPCIX_RSV_DOORBELLS_BASE;
+
+		if (!write) {
+			bus_edge(c);
+			return 0;
+		}
+		if (rel % SYNPCIX_RSV_DOORBELLS_STRIDE) {
+			c->bad_doorbells++;
+			bus_edge(c);
+			return 0;
+		}
+		card_doorbell(c, rel / SYNPCIX_RSV_DOORBELLS_STRIDE, val);
+		return 0;
 	}
 	c->top->m_req = 1;
 	c->top->m_write = write;
@@ -286,6 +450,38 @@ extern "C" int card_perout_edges(struct card *c, double *t_ns, int max)
 	}
 	c->perout_edges.erase(c->perout_edges.begin(), c->perout_edges.begin() + n);
 	return n;
+}
+
+extern "C" uint64_t card_bad_doorbells(const struct card *c)
+{
+	return c->bad_doorbells;
+}
+
+extern "C" unsigned card_n_slots(const struct card *c)
+{
+	return c->n_slots;
+}
+
+extern "C" void card_set_dma(struct card *c, card_dma_fn fn, void *ctx)
+{
+	c->dma_fn = fn;
+	c->dma_ctx = ctx;
+}
+
+extern "C" uint64_t card_dma_requests(const struct card *c)
+{
+	return c->dma_requests;
+}
+
+extern "C" void card_set_irq(struct card *c, card_irq_fn fn, void *ctx)
+{
+	c->irq_fn = fn;
+	c->irq_ctx = ctx;
+}
+
+extern "C" uint32_t card_irq_pending(const struct card *c)
+{
+	return c->top->irq_pending;
 }
 
 extern "C" uint64_t card_tb_clocks(const struct card *c)

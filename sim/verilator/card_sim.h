@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The Verilator model of the card's clock core, seen from C.
+ * The Verilator model of the card without its PCI interface, seen from C:
+ * hdl/core clock_core + capture_unit (sim/verilator/sim_card_core.vhd).
  *
- * One card = the verilated clock_core plus a two-clock scheduler:
+ * One card = the verilated core plus a two-clock scheduler:
  *   tb_clk   timebase clock, nominally 125 MHz (8 ns); its true period is
  *            8 ns / (1 + y(t)) where y is the oscillator model's fractional
  *            frequency offset, asked for every CARD_OSC_UPDATE_CLOCKS clocks.
@@ -12,8 +13,11 @@
  * Time is kept internally as an integer in units of 2^-32 ns (128 bits), so
  * edge times carry no rounding drift however long a run is.
  *
- * The only way in is the register port (card_read32 / card_write32, the
- * same shape as struct spx_os_ops of the driver core) and the card's pins:
+ * The ways in are the register port (card_read32 / card_write32, the same
+ * shape as struct spx_os_ops of the driver core; offsets in the doorbell
+ * window 0x800..0xFFF are doorbells, see card_doorbell), the DMA port
+ * (served by a callback standing for the PCI initiator and host memory),
+ * the card interrupt lines (a callback per raise) and the card's pins:
  * pps_in and event_in are driven at chosen true times, perout is watched.
  * Nothing reads the design's internal signals.
  */
@@ -57,6 +61,65 @@ void card_set_horizon(struct card *c, card_horizon_fn fn, void *ctx);
 /* Register port master (bus clock domain). Offsets from synpcix_regs.h. */
 uint32_t card_read32(void *card, uint32_t off);
 void card_write32(void *card, uint32_t off, uint32_t val);
+
+/*
+ * Doorbell (the MSI of the device pointed at slot `slot`): the memory write
+ * to BAR0 RSV_DOORBELLS_BASE + slot * RSV_DOORBELLS_STRIDE whose data phase
+ * completes at the next bus clock edge; db_valid is high in the clock after
+ * that edge (pci_target's DB_LATENCY = 1, docs/pci.md). Runs the card to
+ * that edge. card_write32 to a doorbell offset does the same; a write in
+ * the window that is no built doorbell (slot >= n_slots, or not the first
+ * word of its 16-byte line) is ignored and counted (card_bad_doorbells),
+ * reads of the window return 0 after one bus clock, as pci_target does.
+ */
+void card_doorbell(struct card *c, unsigned slot, uint32_t data);
+uint64_t card_bad_doorbells(const struct card *c);
+/* Number of MSI capture slots of the model (msi_slots.info.n_slots). */
+unsigned card_n_slots(const struct card *c);
+
+/*
+ * DMA port (docs/card-internals.md section 3): the model stands for the PCI
+ * initiator and everything behind it. Each request of the capture unit
+ * becomes one call of the callback, at the card time of its bus transfer:
+ * write = 1: n words to write at byte address addr; write = 0: fill n words
+ * from addr. The callback returns one of CARD_DMA_* (the dma_err code).
+ * Without a callback every request ends in master abort (nothing on the
+ * bus answers).
+ *
+ * Fixed latencies, in bus clocks (a real initiator's vary with arbitration,
+ * retries and the bridge; these are typical for a PCI host bridge):
+ *   - dma_ready 1 clock after dma_valid is first seen (request accepted);
+ *   - write words taken one per clock right after (the initiator's burst
+ *     buffer), the callback CARD_DMA_LATENCY_CLKS after the last one;
+ *   - read: the callback and the first dma_rd_valid CARD_DMA_LATENCY_CLKS
+ *     after acceptance, then one word per clock (none after an error);
+ *   - dma_done (with dma_err) CARD_DMA_DONE_CLKS after the last data phase
+ *     (the callback's clock for writes and failed reads), as pci_initiator's
+ *     dma_done follows the fourth edge after the last data phase.
+ */
+#define CARD_DMA_LATENCY_CLKS 8
+#define CARD_DMA_DONE_CLKS 4
+#define CARD_DMA_OK 0
+#define CARD_DMA_MASTER_ABORT 1
+#define CARD_DMA_TARGET_ABORT 2
+#define CARD_DMA_PARITY 3
+typedef int (*card_dma_fn)(void *ctx, int write, uint64_t addr, uint32_t *words,
+			   unsigned n);
+void card_set_dma(struct card *c, card_dma_fn fn, void *ctx);
+/* DMA requests served since card_new (for tests and speed figures). */
+uint64_t card_dma_requests(const struct card *c);
+
+/*
+ * Card interrupt: called once per irq_raise pulse of the capture unit
+ * (slot = the slot's MSI vector), at the card time of the pulse, which is
+ * after the dma_done of the stamp writes it announces. The MSI writer of
+ * pci_interface would now write the MSI (or assert INTA#).
+ */
+typedef void (*card_irq_fn)(void *ctx, unsigned slot);
+void card_set_irq(struct card *c, card_irq_fn fn, void *ctx);
+/* irq_pending of the capture unit now: bit i = slot i has a request held
+ * back by masking or moderation. */
+uint32_t card_irq_pending(const struct card *c);
 
 /* Let true time run (the register port idle). */
 void card_run_until(struct card *c, double t_ns);

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
-// Simulation top: the clock core (GHDL's Verilog of hdl/core/clock_core.vhd)
-// plus the output flops of the register-port master and the reset flops.
+// Simulation top: the card without its PCI interface (GHDL's Verilog of
+// sim/verilator/sim_card_core.vhd = hdl/core clock_core + capture_unit)
+// plus the flops that stand for the PCI side: the register-port master,
+// the doorbell strobe of pci_target, the DMA responder's outputs (the
+// initiator's side of the DMA port) and the reset flops.
 //
 // Why the flops are here and not in C++: Verilator 5 re-evaluates all logic
 // fed combinationally by top-level inputs on every eval (its "ico" region).
 // The core's register decode hangs off reg_addr/reg_wdata, so with those as
 // top-level inputs every clock edge of either domain recomputed the whole
 // decode (56 % of the run time, measured with perf). Driving them from flops
-// inside the model, as a real master does, removes that cost.
+// inside the model, as a real master does, removes that cost. The same
+// holds for the DMA port and the doorbell strobe: C++ sets the value for
+// the next bus clock (the *_n inputs), the flops here take it at the edge.
 //
 // Master protocol, as clock_core defines it: reg_valid with write/addr/wdata
 // stable until reg_ready pulses for one bus clock; the next access may start
@@ -16,6 +21,16 @@
 // it at the next bus edge. On the edge after reg_ready they take the next
 // request (or idle), and reg_valid is masked while reg_ready is high, so the
 // core never sees a finished access as a new one.
+//
+// Register split, as the card top does it (docs/card-internals.md section
+// 1): 0x000..0x1FF to clock_core, 0x200..0x7FF to the capture unit. The
+// doorbell window 0x800..0xFFF never reaches the register port: card_sim.cpp
+// turns writes there into the doorbell strobe (db_req) and answers reads
+// with 0, as pci_target does.
+//
+// Doorbell strobe: db_req is raised by C++ for the bus clock in which the
+// write's data phase completes; the flop makes db_valid high in the clock
+// after that edge, i.e. pci_target's DB_LATENCY = 1 (docs/pci.md).
 //
 // pps_in and event_in go straight to the core: they are asynchronous and
 // meet the core's own synchronisers, and a flop here would add a clock of
@@ -26,10 +41,26 @@ module card_top (
     input         rst,        // both domains, synchronised below
     input         m_req,
     input         m_write,
-    input  [9:0]  m_addr,     // word address (byte offset >> 2)
+    input  [9:0]  m_addr,     // word address (byte offset >> 2), < 0x800 bytes
     input  [31:0] m_wdata,
     output        reg_ready,
     output [31:0] reg_rdata,
+    input         db_req,
+    input  [3:0]  db_slot_n,
+    input  [31:0] db_data_n,
+    output        dma_valid,
+    output        dma_write,
+    output [61:0] dma_addr,   // word address (byte address >> 2)
+    output [4:0]  dma_len,
+    output [31:0] dma_wd_data,
+    input         dma_ready_n,
+    input         dma_wd_ready_n,
+    input         dma_rd_valid_n,
+    input  [31:0] dma_rd_data_n,
+    input         dma_done_n,
+    input  [1:0]  dma_err_n,
+    output [3:0]  irq_raise,
+    output [3:0]  irq_pending,
     input         pps_in,
     input  [1:0]  event_in,
     output        perout,
@@ -39,6 +70,13 @@ module card_top (
   reg        m_valid_q = 1'b0, m_write_q = 1'b0;
   reg [9:0]  m_addr_q = 10'd0;
   reg [31:0] m_wdata_q = 32'd0;
+  reg        db_valid_q = 1'b0;
+  reg [3:0]  db_slot_q = 4'd0;
+  reg [31:0] db_data_q = 32'd0;
+  reg        dma_ready_q = 1'b0, dma_wd_ready_q = 1'b0, dma_rd_valid_q = 1'b0;
+  reg        dma_done_q = 1'b0;
+  reg [31:0] dma_rd_data_q = 32'd0;
+  reg [1:0]  dma_err_q = 2'd0;
 
   always @(posedge bus_clk) begin
     bus_rst <= rst;
@@ -48,18 +86,39 @@ module card_top (
       m_addr_q  <= m_addr;
       m_wdata_q <= m_wdata;
     end
+    db_valid_q     <= db_req;
+    db_slot_q      <= db_slot_n;
+    db_data_q      <= db_data_n;
+    dma_ready_q    <= dma_ready_n;
+    dma_wd_ready_q <= dma_wd_ready_n;
+    dma_rd_valid_q <= dma_rd_valid_n;
+    dma_rd_data_q  <= dma_rd_data_n;
+    dma_done_q     <= dma_done_n;
+    dma_err_q      <= dma_err_n;
   end
 
   always @(posedge tb_clk)
     tb_rst <= rst;
 
-  clock_core core (
-    .bus_clk(bus_clk), .bus_rst(bus_rst),
-    .reg_valid(m_valid_q & ~reg_ready), .reg_write(m_write_q),
-    .reg_addr(m_addr_q), .reg_wdata(m_wdata_q),
-    .reg_ready(reg_ready), .reg_rdata(reg_rdata),
-    .tb_clk(tb_clk), .tb_rst(tb_rst),
+  wire        sel_cap = m_addr_q[8:7] != 2'b00;   // 0x200..0x7FF
+  wire        valid = m_valid_q & ~reg_ready;
+  wire        cc_ready, cu_ready;
+  wire [31:0] cc_rdata, cu_rdata;
+
+  assign reg_ready = cc_ready | cu_ready;
+  assign reg_rdata = sel_cap ? cu_rdata : cc_rdata;
+
+  sim_card_core core (
+    .bus_clk(bus_clk), .bus_rst(bus_rst), .tb_clk(tb_clk), .tb_rst(tb_rst),
+    .cc_valid(valid & ~sel_cap), .cc_ready(cc_ready), .cc_rdata(cc_rdata),
+    .cu_valid(valid & sel_cap), .cu_ready(cu_ready), .cu_rdata(cu_rdata),
+    .reg_write(m_write_q), .reg_addr(m_addr_q), .reg_wdata(m_wdata_q),
+    .db_valid(db_valid_q), .db_slot(db_slot_q), .db_data(db_data_q),
+    .dma_valid(dma_valid), .dma_ready(dma_ready_q), .dma_write(dma_write),
+    .dma_addr(dma_addr), .dma_len(dma_len), .dma_wd_data(dma_wd_data),
+    .dma_wd_ready(dma_wd_ready_q), .dma_rd_valid(dma_rd_valid_q),
+    .dma_rd_data(dma_rd_data_q), .dma_done(dma_done_q), .dma_err(dma_err_q),
+    .irq_raise(irq_raise), .irq_pending(irq_pending),
     .pps_in(pps_in), .event_in(event_in),
-    .perout(perout), .pps_locked(pps_locked),
-    .tb_time_ns());  // the MSI capture unit will take it; unused here
+    .perout(perout), .pps_locked(pps_locked));
 endmodule

@@ -52,9 +52,12 @@ static uint64_t read_time(double *t)
 static int test_id_walk(void)
 {
 	static const uint32_t types[] = { SYNPCIX_ID_TYPE_ID, SYNPCIX_CLOCK_TYPE_ID,
-		SYNPCIX_PPS_TYPE_ID, SYNPCIX_EVENT_TYPE_ID, SYNPCIX_PEROUT_TYPE_ID };
+		SYNPCIX_PPS_TYPE_ID, SYNPCIX_EVENT_TYPE_ID, SYNPCIX_PEROUT_TYPE_ID,
+		SYNPCIX_MSI_SLOTS_TYPE_ID, SYNPCIX_DMA_TYPE_ID, SYNPCIX_IRQ_TYPE_ID };
 	static const uint32_t bases[] = { SYNPCIX_ID_BASE, SYNPCIX_CLOCK_BASE,
-		SYNPCIX_PPS_BASE, SYNPCIX_EVENT_BASE, SYNPCIX_PEROUT_BASE };
+		SYNPCIX_PPS_BASE, SYNPCIX_EVENT_BASE, SYNPCIX_PEROUT_BASE,
+		SYNPCIX_MSI_SLOTS_BASE, SYNPCIX_DMA_BASE, SYNPCIX_IRQ_BASE };
+	const unsigned nb = sizeof(bases) / sizeof(bases[0]);
 	uint32_t off = 0;
 	unsigned n = 0;
 
@@ -64,8 +67,8 @@ static int test_id_walk(void)
 	do {
 		uint32_t type = RD(off), ver = RD(off + 4), next = RD(off + 8);
 
-		CHECK(n < 5, "chain longer than 5 blocks\n");
-		if (n >= 5)
+		CHECK(n < nb, "chain longer than %u blocks\n", nb);
+		if (n >= nb)
 			break;
 		CHECK(off == bases[n], "block %u at 0x%x, expected 0x%x\n", n, off, bases[n]);
 		CHECK(type == types[n], "block %u type %08x, expected %08x\n", n, type, types[n]);
@@ -74,7 +77,7 @@ static int test_id_walk(void)
 		off = next;
 		n++;
 	} while (off);
-	CHECK(n == 5, "walked %u blocks, expected 5\n", n);
+	CHECK(n == nb, "walked %u blocks, expected %u\n", n, nb);
 	uint32_t f = RD(SYNPCIX_ID_FEATURES);
 	CHECK(((f & SYNPCIX_ID_FEATURES_N_EVENTS_MASK) >> SYNPCIX_ID_FEATURES_N_EVENTS_SHIFT) >= 2,
 	      "features %08x: fewer than 2 event inputs\n", f);
@@ -429,7 +432,194 @@ static int test_perout(void)
 	return 0;
 }
 
+/*
+ * MSI capture slots through the model's doorbell, DMA and interrupt ports:
+ * host memory is an array behind the DMA callback; every card write outside
+ * the stamp fields of the ring is a failure.
+ */
+#define HOST_BASE 0x12340000ull
+#define HOST_WORDS 2048			/* 8 KiB */
+#define RING_N 8
+#define STRIDE 16
+static uint32_t host[HOST_WORDS];
+static unsigned irqs[4], stray_writes, dma_calls;
+
+static int host_dma(void *ctx, int write, uint64_t addr, uint32_t *words, unsigned n)
+{
+	(void)ctx;
+	dma_calls++;
+	if (addr < HOST_BASE || addr + 4 * n > HOST_BASE + 4 * HOST_WORDS)
+		return CARD_DMA_MASTER_ABORT;
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t a = addr + 4 * k - HOST_BASE;
+
+		if (write) {
+			/* stamp fields: bytes 0..7 of each of the ring's entries */
+			if (a >= RING_N * STRIDE || (a % STRIDE) >= 8)
+				stray_writes++;
+			host[a / 4] = words[k];
+		} else {
+			words[k] = host[a / 4];
+		}
+	}
+	return CARD_DMA_OK;
+}
+
+static void host_irq(void *ctx, unsigned slot)
+{
+	(void)ctx;
+	irqs[slot & 3]++;
+}
+
+static uint32_t win_rd(unsigned slot, uint32_t off)
+{
+	WR(SYNPCIX_MSI_SLOTS_SLOT_SEL, slot);
+	return RD(off);
+}
+
+static void win_wr(unsigned slot, uint32_t off, uint32_t v)
+{
+	WR(SYNPCIX_MSI_SLOTS_SLOT_SEL, slot);
+	WR(off, v);
+}
+
+static uint64_t card_time(void)
+{
+	uint32_t lo = RD(SYNPCIX_CLOCK_TIME_NS_LO);
+
+	return (uint64_t)RD(SYNPCIX_CLOCK_TIME_NS_HI) << 32 | lo;
+}
+
+static void ring_entry(unsigned i, int done)
+{
+	host[i * 4 + 0] = 0x40000000u + i * 0x800;	/* buffer address */
+	host[i * 4 + 1] = 0;
+	host[i * 4 + 2] = 64;			/* length */
+	host[i * 4 + 3] = done ? 1 : 0;		/* DD */
+}
+
+/* Ring slot's doorbell, give the engine time; returns the time bracket. */
+static void ring_doorbell(unsigned slot, uint32_t data, uint64_t *t0, uint64_t *t1)
+{
+	*t0 = card_time();
+	WR(SYNPCIX_RSV_DOORBELLS_BASE + slot * SYNPCIX_RSV_DOORBELLS_STRIDE, data);
+	*t1 = card_time();
+	card_run_for(w.card, 20000.0);
+}
+
+static int check_stamp(unsigned i, uint64_t t0, uint64_t t1, unsigned seq, int batched,
+		       uint64_t *ns)
+{
+	uint32_t lo = host[i * 4], hi = host[i * 4 + 1];
+	uint64_t t = (uint64_t)(hi & 0xFFFF) << 32 | lo;
+	int bad = failures;
+
+	CHECK(hi >> 26 == SYNPCIX_MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID,
+	      "entry %u: no marker (%08x %08x)\n", i, hi, lo);
+	CHECK(((hi >> 16) & 0xFF) == seq, "entry %u: seq %u, expected %u\n", i, (hi >> 16) & 0xFF, seq);
+	CHECK(((hi >> 24) & 1) == (unsigned)batched, "entry %u: batched %u, expected %d\n", i,
+	      (hi >> 24) & 1, batched);
+	CHECK(t > (t0 & 0xFFFFFFFFFFFFull) && t < (t1 & 0xFFFFFFFFFFFFull),
+	      "entry %u: stamp %llu ns outside the doorbell's bracket %llu..%llu\n", i,
+	      (unsigned long long)t, (unsigned long long)t0, (unsigned long long)t1);
+	*ns = t;
+	return failures != bad;
+}
+
+static int test_stamp_ring(void)
+{
+	uint64_t t0, t1, s0, s1, s2;
+	const unsigned slot = 1;
+
+	start_ideal();
+	memset(host, 0xA5, sizeof(host));
+	for (unsigned i = 0; i < RING_N; i++)
+		ring_entry(i, i < 3);
+	card_set_dma(w.card, host_dma, NULL);
+	card_set_irq(w.card, host_irq, NULL);
+	CHECK(card_n_slots(w.card) == 4, "n_slots %u\n", card_n_slots(w.card));
+	/* wait for the per-slot RAM's initialisation */
+	for (int k = 0; k < 100 && (RD(SYNPCIX_MSI_SLOTS_STATUS) & 2); k++)
+		card_run_for(w.card, 1000.0);
+	win_wr(slot, SYNPCIX_MSI_SLOTS_RING_BASE_LO, (uint32_t)HOST_BASE);
+	win_wr(slot, SYNPCIX_MSI_SLOTS_RING_BASE_HI, (uint32_t)(HOST_BASE >> 32));
+	win_wr(slot, SYNPCIX_MSI_SLOTS_RING_COUNT, RING_N);
+	win_wr(slot, SYNPCIX_MSI_SLOTS_CTRL, SYNPCIX_MSI_SLOTS_CTRL_ENABLE_MASK);
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_RING_COUNT) == RING_N, "ring_count not taken\n");
+
+	/* three completed entries: the first exact, two batched */
+	ring_doorbell(slot, 0x4a31, &t0, &t1);
+	printf("  doorbell bracket %llu..%llu ns (card time)\n", (unsigned long long)t0,
+	       (unsigned long long)t1);
+	if (!check_stamp(0, t0, t1, 0, 0, &s0) && !check_stamp(1, t0, t1, 1, 1, &s1) &&
+	    !check_stamp(2, t0, t1, 2, 1, &s2))
+		CHECK(s0 == s1 && s1 == s2, "batched stamps differ from the exact one\n");
+	CHECK(host[3 * 4] == 0x40000000u + 3 * 0x800, "entry 3 (not completed) written\n");
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_INDEX) == 3, "index %u, expected 3\n",
+	      win_rd(slot, SYNPCIX_MSI_SLOTS_INDEX));
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_CAPTURES) == 1, "captures %u\n",
+	      win_rd(slot, SYNPCIX_MSI_SLOTS_CAPTURES));
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_STAMPED) == 3, "stamped %u\n",
+	      win_rd(slot, SYNPCIX_MSI_SLOTS_STAMPED));
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_BATCHED) == 2, "batched %u\n",
+	      win_rd(slot, SYNPCIX_MSI_SLOTS_BATCHED));
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_LAST_DATA) == 0x4a31, "last_data %x\n",
+	      win_rd(slot, SYNPCIX_MSI_SLOTS_LAST_DATA));
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_LAST_STAMP_LO) == (uint32_t)s0, "last_stamp_lo %u vs %u\n",
+	      win_rd(slot, SYNPCIX_MSI_SLOTS_LAST_STAMP_LO), (uint32_t)s0);
+	CHECK(irqs[slot] == 1 && irqs[0] + irqs[2] + irqs[3] == 0,
+	      "interrupts per slot %u %u %u %u, expected one on slot %u\n",
+	      irqs[0], irqs[1], irqs[2], irqs[3], slot);
+	CHECK(RD(SYNPCIX_IRQ_RAISED) == 1, "irq.raised %u\n", RD(SYNPCIX_IRQ_RAISED));
+
+	/* nothing completed: empty, index stays, the interrupt still comes */
+	ring_doorbell(slot, 0x4a31, &t0, &t1);
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_EMPTY) == 1, "empty %u\n",
+	      win_rd(slot, SYNPCIX_MSI_SLOTS_EMPTY));
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_INDEX) == 3, "index moved on an empty capture\n");
+	CHECK(irqs[slot] == 2, "no interrupt for the empty capture\n");
+
+	/* masked: pending, no interrupt; unmasked: raised */
+	WR(SYNPCIX_IRQ_MASK, 1u << slot);
+	ring_entry(3, 1);
+	ring_doorbell(slot, 0x4a31, &t0, &t1);
+	check_stamp(3, t0, t1, 3, 0, &s0);
+	CHECK(irqs[slot] == 2, "interrupt while masked\n");
+	CHECK(card_irq_pending(w.card) == 1u << slot && RD(SYNPCIX_IRQ_PENDING) == 1u << slot,
+	      "pending %x / %x, expected slot %u\n", card_irq_pending(w.card),
+	      RD(SYNPCIX_IRQ_PENDING), slot);
+	WR(SYNPCIX_IRQ_MASK, 0);
+	card_run_for(w.card, 1000.0);
+	CHECK(irqs[slot] == 3 && card_irq_pending(w.card) == 0, "no interrupt after unmask\n");
+
+	/* bad doorbells: not at a line start, unbuilt slot */
+	WR(SYNPCIX_RSV_DOORBELLS_BASE + slot * SYNPCIX_RSV_DOORBELLS_STRIDE + 4, 1);
+	WR(SYNPCIX_RSV_DOORBELLS_BASE + 9 * SYNPCIX_RSV_DOORBELLS_STRIDE, 1);
+	card_run_for(w.card, 20000.0);
+	CHECK(card_bad_doorbells(w.card) == 2, "bad doorbells %llu\n",
+	      (unsigned long long)card_bad_doorbells(w.card));
+	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_CAPTURES) == 3, "a bad doorbell was captured\n");
+	CHECK(RD(SYNPCIX_RSV_DOORBELLS_BASE) == 0, "doorbell window read not 0\n");
+	CHECK(stray_writes == 0, "%u card writes outside the stamp fields\n", stray_writes);
+
+	/* a ring outside host memory: master abort, counted */
+	win_wr(2, SYNPCIX_MSI_SLOTS_RING_BASE_LO, 0x1000);
+	win_wr(2, SYNPCIX_MSI_SLOTS_RING_COUNT, RING_N);
+	win_wr(2, SYNPCIX_MSI_SLOTS_CTRL, SYNPCIX_MSI_SLOTS_CTRL_ENABLE_MASK);
+	ring_doorbell(2, 0, &t0, &t1);
+	CHECK(win_rd(2, SYNPCIX_MSI_SLOTS_DMA_ERRORS) == 1, "slot 2 dma_errors %u\n",
+	      win_rd(2, SYNPCIX_MSI_SLOTS_DMA_ERRORS));
+	CHECK(RD(SYNPCIX_DMA_ERRORS) == 1, "dma.errors %u\n", RD(SYNPCIX_DMA_ERRORS));
+	CHECK((RD(SYNPCIX_DMA_LAST_ERROR) & 3) == CARD_DMA_MASTER_ABORT, "last_error %x\n",
+	      RD(SYNPCIX_DMA_LAST_ERROR));
+	CHECK(irqs[2] == 1, "no interrupt after the DMA error\n");
+	printf("  %u DMA requests, %llu served, interrupts %u %u %u %u\n", dma_calls,
+	       (unsigned long long)card_dma_requests(w.card), irqs[0], irqs[1], irqs[2], irqs[3]);
+	return 0;
+}
+
 static const struct { const char *name; int (*fn)(void); } tests[] = {
+	{ "stamp-ring", test_stamp_ring },
 	{ "id-walk", test_id_walk }, { "scratch", test_scratch }, { "set-time", test_set_time },
 	{ "period", test_period }, { "adjust", test_adjust }, { "lock-plus100ppm", test_lock_plus },
 	{ "lock-minus100ppm", test_lock_minus }, { "glitch", test_glitch },
