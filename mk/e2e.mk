@@ -28,7 +28,7 @@ QEMU_PATCHES := $(addprefix $(QEMU_PATCHDIR)/,$(shell sed -e 's/\#.*//' $(QEMU_P
 QEMU_DEV_DIR := $(QEMU_SRC)/hw/misc/synpcix
 QEMU_DEV_SRCS := $(wildcard sim/qemu/*.c)
 # what the device source includes, copied next to it
-QEMU_DEV_HDRS := driver/core/synpcix_pci_ids.h sim/verilator/card_sim.h
+QEMU_DEV_HDRS := driver/core/synpcix_pci_ids.h sim/verilator/card_sim.h $(REGS_H)
 QEMU_CARD_LIB := $(QEMU_DIR)/libsynpcix_card.a
 QEMU_CONFIGURE := --target-list=x86_64-softmmu --without-default-features \
 	--enable-tcg --enable-slirp --enable-fdt=system --disable-docs \

@@ -1,13 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * SynPCI-X timing card for QEMU: a PCI device whose behaviour is the
- * Verilated gateware (hdl/core clock_core, through sim/verilator/card_sim.h).
+ * Verilated gateware (hdl/core clock_core + capture_unit, through
+ * sim/verilator/card_sim.h). QEMU does the PCI side: configuration space,
+ * BAR0 decoding, bus-master DMA and the MSI capability.
  *
  * PCI identity from driver/core/synpcix_pci_ids.h; BAR0 is the card's 4 KiB
  * register window. Every guest access to BAR0 first runs the gateware up to
  * the card time that corresponds to the current QEMU_CLOCK_VIRTUAL time,
  * then goes through the model's register port (card_read32/card_write32).
- * Nothing here knows what a register means.
+ * Writes to the doorbell window (0x800..0xFFF) are doorbells: the model
+ * strobes the capture unit's doorbell at that card time (a CPU write there
+ * is exactly what an MSI write is to the card). Nothing here knows what a
+ * register means, with one exception: INTx acknowledge (below).
+ *
+ * DMA: the capture unit's DMA port is served by pci_dma_read/pci_dma_write
+ * at the card time of the transfer (fixed latencies of card_sim.h). Bus
+ * mastering off, or nothing at the address, ends the request in master
+ * abort (the gateware counts it in dma.errors), as on the bus; any other
+ * memory transaction error is a target abort. A request at the card's own
+ * BAR0 is a master abort, as in pci_interface (the target does not claim
+ * the card's own cycles).
+ *
+ * Interrupts: the MSI capability of the gateware's pci_target (config 0x40,
+ * 4 vectors, 64-bit, no per-vector masking). The capture unit's irq_raise
+ * for slot i becomes msi_notify of vector i with the vector's bits above
+ * the granted count (MME) dropped, as pci_msi_raise does. Bus mastering off
+ * drops the message (QEMU's bus-master address space is disabled). With
+ * MSI off the card uses INTA#: a raise asserts it, and it stays asserted
+ * until the driver writes irq.mask (an interrupt handler masks the card
+ * before it polls). This acknowledge is this device's stand-in: the
+ * gateware's INTx acknowledge (card_irq int_pending, card-internals.md
+ * section 5) does not exist yet.
  *
  * Time. The model cannot run 125 MHz in real time (about 1.5 M clocks per
  * host second), so card time is guest virtual time divided by clock-scale:
@@ -20,27 +44,30 @@
  * clock runs `scale` times slower than its own clocks (docs/simulation.md,
  * "The card inside QEMU"). With -icount the guest's virtual time, and so
  * every value the card returns, is deterministic.
- *
- * Not modelled yet (the gateware has no PCI interface, issue 3): MSI
- * capability, MSI slots and doorbells, DMA. The device has no interrupt.
  */
 #include "qemu/osdep.h"
 #include "qemu/units.h"
 #include "qemu/timer.h"
 #include "qemu/module.h"
 #include "qapi/error.h"
+#include "qemu/log.h"
 #include "hw/pci/pci.h"
+#include "hw/pci/msi.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "qom/object.h"
 
 #include "synpcix_pci_ids.h"
 #include "card_sim.h"
+#include "synpcix_regs.h"
 
 #define TYPE_SYNPCIX "synpcix"
 #define SYNPCIX_BAR0_SIZE (4 * KiB)
 /* Catch-up tick in virtual time (see synpcix_tick). */
 #define SYNPCIX_TICK_NS (10 * SCALE_MS)
+/* The gateware's MSI capability (hdl/pci/pci_target.vhd, docs/pci.md). */
+#define SYNPCIX_MSI_OFFSET 0x40
+#define SYNPCIX_MSI_VECTORS 4
 
 OBJECT_DECLARE_SIMPLE_TYPE(SynpcixState, SYNPCIX)
 
@@ -54,12 +81,73 @@ struct SynpcixState {
     double card_base;       /* card time at that moment (ns) */
     uint32_t scale;         /* virtual ns per card ns */
     uint64_t accesses;
+    bool in_card;           /* the gateware is running (callbacks may come) */
+    bool intx;              /* INTA# asserted (MSI off) */
+    uint64_t dma_reads, dma_writes, dma_aborts, msis, intx_raises;
 };
+
+static int synpcix_dma(void *opaque, int write, uint64_t addr, uint32_t *words,
+                       unsigned n)
+{
+    SynpcixState *s = opaque;
+    PCIDevice *pdev = PCI_DEVICE(s);
+    pcibus_t bar = pci_get_bar_addr(pdev, SYNPCIX_PCI_REG_BAR);
+    uint8_t buf[16 * 4];
+    MemTxResult r;
+    unsigned k;
+
+    if (n > 16) {
+        return CARD_DMA_MASTER_ABORT;   /* the port never asks for more */
+    }
+    if (!(pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER) ||
+        (bar != PCI_BAR_UNMAPPED && addr < bar + SYNPCIX_BAR0_SIZE &&
+         addr + 4 * n > bar)) {
+        s->dma_aborts++;
+        return CARD_DMA_MASTER_ABORT;
+    }
+    if (write) {
+        for (k = 0; k < n; k++) {
+            stl_le_p(buf + 4 * k, words[k]);
+        }
+        r = pci_dma_write(pdev, addr, buf, 4 * n);
+        s->dma_writes++;
+    } else {
+        r = pci_dma_read(pdev, addr, buf, 4 * n);
+        s->dma_reads++;
+        for (k = 0; k < n; k++) {
+            words[k] = ldl_le_p(buf + 4 * k);
+        }
+    }
+    if (r == MEMTX_OK) {
+        return CARD_DMA_OK;
+    }
+    s->dma_aborts++;
+    return (r & MEMTX_DECODE_ERROR) ? CARD_DMA_MASTER_ABORT
+                                    : CARD_DMA_TARGET_ABORT;
+}
+
+static void synpcix_irq(void *opaque, unsigned slot)
+{
+    SynpcixState *s = opaque;
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    if (msi_enabled(pdev)) {
+        msi_notify(pdev, slot & (msi_nr_vectors_allocated(pdev) - 1));
+        s->msis++;
+    } else {
+        s->intx = true;
+        s->intx_raises++;
+        pci_set_irq(pdev, 1);
+    }
+}
 
 static void synpcix_card_reset(SynpcixState *s)
 {
     card_free(s->card);
     s->card = card_new();
+    card_set_dma(s->card, synpcix_dma, s);
+    card_set_irq(s->card, synpcix_irq, s);
+    s->intx = false;
     s->virt_base = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     s->card_base = card_now_ns(s->card);
     timer_mod(s->tick, s->virt_base + SYNPCIX_TICK_NS);
@@ -77,8 +165,25 @@ static void synpcix_catch_up(SynpcixState *s)
     t = s->card_base + (double)dv / s->scale;
     /* a register access runs the card a few bus clocks past "now" */
     if (t > card_now_ns(s->card)) {
+        s->in_card = true;
         card_run_until(s->card, t);
+        s->in_card = false;
     }
+}
+
+/*
+ * An access to BAR0 while the gateware runs can only come from one of its
+ * own callbacks (a DMA that makes another device write here); the model is
+ * not re-entrant, and the card's own cycles never reach its target anyway.
+ */
+static bool synpcix_reentered(SynpcixState *s, hwaddr addr)
+{
+    if (s->in_card) {
+        qemu_log_mask(LOG_GUEST_ERROR, "synpcix: BAR0 access at 0x%03" HWADDR_PRIx
+                      " from inside the card's own DMA or interrupt, ignored\n",
+                      addr);
+    }
+    return s->in_card;
 }
 
 /*
@@ -100,20 +205,38 @@ static void synpcix_tick(void *opaque)
 static uint64_t synpcix_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
     SynpcixState *s = opaque;
+    uint32_t v;
 
+    if (synpcix_reentered(s, addr)) {
+        return 0;
+    }
     synpcix_catch_up(s);
     s->accesses++;
-    return card_read32(s->card, addr);
+    s->in_card = true;
+    v = card_read32(s->card, addr);
+    s->in_card = false;
+    return v;
 }
 
 static void synpcix_mmio_write(void *opaque, hwaddr addr, uint64_t val,
                                unsigned size)
 {
     SynpcixState *s = opaque;
+    PCIDevice *pdev = PCI_DEVICE(s);
 
+    if (synpcix_reentered(s, addr)) {
+        return;
+    }
     synpcix_catch_up(s);
     s->accesses++;
-    card_write32(s->card, addr, val);
+    /* INTx acknowledge (see the top): before the write, which may raise */
+    if (addr == SYNPCIX_IRQ_MASK && s->intx) {
+        s->intx = false;
+        pci_set_irq(pdev, 0);
+    }
+    s->in_card = true;
+    card_write32(s->card, addr, val);   /* 0x800..: a doorbell */
+    s->in_card = false;
 }
 
 static const MemoryRegionOps synpcix_mmio_ops = {
@@ -140,7 +263,11 @@ static void synpcix_realize(PCIDevice *pdev, Error **errp)
         return;
     }
     pdev->config[PCI_CLASS_PROG] = SYNPCIX_PCI_CLASS & 0xff;
-    pdev->config[PCI_INTERRUPT_PIN] = 0;    /* no interrupt yet */
+    pdev->config[PCI_INTERRUPT_PIN] = 1;    /* INTA# when MSI is off */
+    if (msi_init(pdev, SYNPCIX_MSI_OFFSET, SYNPCIX_MSI_VECTORS, true, false,
+                 errp) < 0) {
+        return;
+    }
     memory_region_init_io(&s->mmio, OBJECT(s), &synpcix_mmio_ops, s,
                           "synpcix-regs", SYNPCIX_BAR0_SIZE);
     pci_register_bar(pdev, SYNPCIX_PCI_REG_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
@@ -157,6 +284,7 @@ static void synpcix_exit(PCIDevice *pdev)
     s->tick = NULL;
     card_free(s->card);
     s->card = NULL;
+    msi_uninit(pdev);
 }
 
 /* PCI RST#: the card's gateware starts from its reset state. */

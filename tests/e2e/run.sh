@@ -48,7 +48,9 @@ t_run guest-modules guest_module "$R" "$KMOD/synpcix/synpcix.ko" \
 t_run guest-tools sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	'$TOP/tests/kernel/ptpio.c' -o '$R/bin/ptpio' && \
 	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
-	'$TOP/tests/e2e/phcrate.c' -o '$R/bin/phcrate'"
+	'$TOP/tests/e2e/phcrate.c' -o '$R/bin/phcrate' && \
+	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -I'$TOP/build/gen' \
+	'$TOP/tests/e2e/stampring.c' -o '$R/bin/stampring'"
 guest_regs_env "$R/etc/regs.env"
 t_run phc_ctl guest_binary "$R" /usr/sbin/phc_ctl
 t_run initramfs guest_pack "$R" "$OUT/initramfs.gz"
