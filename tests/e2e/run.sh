@@ -11,6 +11,7 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 . "$TOP/tests/driver/results.sh"
+. "$TOP/tests/lib/guest.sh"
 suite_begin e2e
 OUT="$TOP/build/e2e-test"
 KMOD="$TOP/build/kmod"
@@ -32,63 +33,40 @@ if [ ! -x "$QEMU" ] || [ ! -f "$KMOD/synpcix/synpcix.ko" ]; then
 	exit 1
 fi
 
-KREL=$(make -s --no-print-directory -C "$TOP" kernel-release 2>/dev/null)
-VMLINUZ=/boot/vmlinuz-$KREL
-MODDIR=/lib/modules/$KREL/kernel
-if [ ! -r "$VMLINUZ" ] || [ ! -d "$MODDIR" ]; then
-	t_fail guest-kernel "no $VMLINUZ or $MODDIR (make deps installs linux-image-amd64)"
+if ! guest_kernel >"$SUITE_LOG_DIR/kernel.txt"; then
+	t_fail guest-kernel "$(cat "$SUITE_LOG_DIR/kernel.txt")"
 	suite_end
 	exit 1
 fi
 
-# --- initramfs (the same recipe as tests/kernel/run.sh)
+# --- initramfs
 R="$OUT/initramfs"
-mkdir -p "$R/bin" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/etc" "$R/lib/modules"
-cp /bin/busybox "$R/bin/busybox"
 sed -e "s/^CYCLES=.*/CYCLES=$CYCLES/" -e "s/^SCALE=.*/SCALE=$SCALE/" \
-	"$TOP/tests/e2e/guest-init.sh" >"$R/init"
-chmod +x "$R/init"
-cp "$KMOD/synpcix/synpcix.ko" "$R/lib/modules/"
-m=$MODDIR/drivers/net/ethernet/intel/e1000/e1000.ko
-if [ -f "$m" ]; then cp "$m" "$R/lib/modules/"; else xz -dc "$m.xz" >"$R/lib/modules/e1000.ko"; fi
+	"$TOP/tests/e2e/guest-init.sh" | guest_root "$R" -
+t_run guest-modules guest_module "$R" "$KMOD/synpcix/synpcix.ko" \
+	drivers/net/ethernet/intel/e1000/e1000.ko
 t_run guest-tools sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	'$TOP/tests/kernel/ptpio.c' -o '$R/bin/ptpio' && \
 	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	'$TOP/tests/e2e/phcrate.c' -o '$R/bin/phcrate'"
-# register offsets and reset values, decimal, from the generated header
-sed -n 's/^#define SYNPCIX_\([A-Z0-9_]*\) \(0x[0-9A-Fa-f]*\)u$/\1 \2/p' "$TOP/build/gen/synpcix_regs.h" |
-	while read -r n v; do echo "SPX_$n=$((v))"; done >"$R/etc/regs.env"
-cp /usr/sbin/phc_ctl "$R/bin/phc_ctl"
-for lib in $(ldd /usr/sbin/phc_ctl | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p;s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-	mkdir -p "$R$(dirname "$lib")"
-	cp -L "$lib" "$R$lib"
-done
-t_run initramfs sh -c "cd '$R' && find . | cpio -o -H newc 2>/dev/null | gzip -1 >'$OUT/initramfs.gz'"
+guest_regs_env "$R/etc/regs.env"
+t_run phc_ctl guest_binary "$R" /usr/sbin/phc_ctl
+t_run initramfs guest_pack "$R" "$OUT/initramfs.gz"
 
-# --- boot
-RES="$OUT/results.txt"
-: >"$RES"
-start=$(date +%s)
-timeout "$TIMEOUT" "$QEMU" -L /usr/share/qemu -L /usr/share/seabios \
-	-accel tcg -icount "$ICOUNT" -M q35 -cpu max -smp 1 -m 512 \
-	-nographic -vga none -no-reboot -nodefaults \
-	-kernel "$VMLINUZ" -initrd "$OUT/initramfs.gz" \
-	-append "console=ttyS0 panic=-1 slub_debug=FZPU loglevel=6" \
-	-serial "file:$OUT/console.log" \
-	-chardev "file,id=res,path=$RES" -device isa-serial,chardev=res \
+# --- boot (-icount makes virtual time, and so the card's time, deterministic)
+guest_boot "$OUT" "$TIMEOUT" "$QEMU" "slub_debug=FZPU" \
+	-L /usr/share/qemu -L /usr/share/seabios -icount "$ICOUNT" -smp 1 \
 	-netdev user,id=n0 -device e1000,netdev=n0,addr=03.0,romfile= \
-	-device synpcix,addr=04.0,clock-scale="$SCALE" \
-	>"$OUT/qemu.log" 2>&1
-rc=$?
-secs=$(( $(date +%s) - start ))
-echo "note: qemu exit $rc after ${secs}s (kernel $KREL, clock-scale $SCALE, icount $ICOUNT, $CYCLES cycles)"
+	-device synpcix,addr=04.0,clock-scale="$SCALE"
+echo "note: clock-scale $SCALE, icount $ICOUNT, $CYCLES cycles"
+RES="$OUT/results.txt"
 cp "$OUT/console.log" "$OUT/qemu.log" "$SUITE_LOG_DIR/" 2>/dev/null
 
 results_read "$RES"
 if grep -q '^done' "$RES"; then
 	t_pass guest-finished
 else
-	t_fail guest-finished "guest did not finish (qemu exit $rc, ${secs}s; console: ${SUITE_LOG_DIR#"$TOP"/}/console.log)"
+	t_fail guest-finished "guest did not finish (qemu exit $GUEST_RC, ${GUEST_SECS}s; console: ${SUITE_LOG_DIR#"$TOP"/}/console.log)"
 	tail -n 25 "$OUT/console.log" | sed 's/^/    | /'
 	tail -n 5 "$OUT/qemu.log" | sed 's/^/    | /'
 fi

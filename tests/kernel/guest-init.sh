@@ -8,36 +8,12 @@
 # Devices (run.sh): e1000e at 00:02.0 (MSI/MSI-X), e1000 at 00:03.0 (no MSI),
 # ivshmem-plain at 00:04.0 whose RAM BAR2 holds a register image, and at
 # 00:05.0 a second view of the same RAM.
-/bin/busybox --install -s /bin
-export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
+. /lib/guest-init-lib.sh	# busybox, mounts, ok/nok/check/note, dmesg_clean
 
 CYCLES=${CYCLES:-100}
 E1000E=0000:00:02.0
 E1000=0000:00:03.0
 MSIR=/sys/kernel/msi_redirect
-
-exec 3>/dev/ttyS1
-ok() { echo "ok $1" >&3; }
-nok() { echo "not ok $1: $2" >&3; }
-check() { # name cond-cmd... ; pass when the command succeeds
-	_n=$1
-	shift
-	if "$@" >/tmp/check.out 2>&1; then ok "$_n"; else nok "$_n" "$(head -c 300 /tmp/check.out | tr '\n' ' ')"; fi
-}
-note() { echo "# $*" >&3; }
-
-# Anything the kernel says that means a bug, in our modules or elsewhere.
-BAD='BUG:|WARNING:|Oops|Call Trace|general protection|kernel BUG|refcount_t:|list_add corruption|list_del corruption|UBSAN|KASAN|slab error|Poison overwritten|double free|use-after-free|stack-protector|hung_task'
-dmesg_clean() {
-	if dmesg | grep -E "$BAD" >/tmp/bad.txt; then
-		cat /tmp/bad.txt
-		return 1
-	fi
-	return 0
-}
 
 # Unreclaimable slab objects and vmalloc use, for the leak check.
 slab_objs() { awk 'NR > 2 { s += $2 } END { print s }' /proc/slabinfo; }
@@ -115,13 +91,6 @@ check msi-redirect-unloads rmmod msi_redirect
 . /etc/regs.env
 rd() { ptpio peek "$RES" "$1"; }
 wr() { ptpio poke "$RES" "$1" "$2"; }
-expect_out() { # name wanted-text cmd...
-	_n=$1
-	_w=$2
-	shift 2
-	"$@" >/tmp/out.txt 2>&1
-	if grep -qF -- "$_w" /tmp/out.txt; then ok "$_n"; else nok "$_n" "wanted '$_w', got: $(head -c 300 /tmp/out.txt | tr '\n' ' ')"; fi
-}
 expect_reg() { # name offset value
 	_v=$(rd "$2")
 	if [ "$_v" -eq $(($3)) ]; then ok "$1"; else nok "$1" "register $2 holds $_v, wanted $(($3))"; fi

@@ -12,6 +12,7 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 . "$TOP/tests/driver/results.sh"
+. "$TOP/tests/lib/guest.sh"
 suite_begin kernel
 OUT="$TOP/build/kernel-test"
 KMOD="$TOP/build/kmod"
@@ -35,74 +36,42 @@ else
 fi
 
 # --- the kernel the headers belong to
-KREL=$(make -s --no-print-directory -C "$TOP" kernel-release 2>/dev/null)
-[ -n "$KREL" ] || KREL=$(modinfo -F vermagic "$KMOD/synpcix/synpcix.ko" 2>/dev/null | cut -d' ' -f1)
-VMLINUZ=/boot/vmlinuz-$KREL
-MODDIR=/lib/modules/$KREL/kernel
-if [ ! -r "$VMLINUZ" ] || [ ! -d "$MODDIR" ]; then
-	t_fail guest-kernel "no $VMLINUZ or $MODDIR (make deps installs linux-image-amd64)"
+if ! guest_kernel >"$SUITE_LOG_DIR/kernel.txt"; then
+	t_fail guest-kernel "$(cat "$SUITE_LOG_DIR/kernel.txt")"
 	suite_end
 	exit 1
 fi
 
 # --- initramfs
 R="$OUT/initramfs"
-mkdir -p "$R/bin" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/lib/modules"
-cp /bin/busybox "$R/bin/busybox"
-cp "$TOP/tests/kernel/guest-init.sh" "$R/init"
-sed -i "s/^CYCLES=.*/CYCLES=$CYCLES/" "$R/init"
-chmod +x "$R/init"
-for m in "$KMOD/synpcix/synpcix.ko" "$KMOD/msi_redirect/msi_redirect.ko" \
-	"$MODDIR/drivers/net/ethernet/intel/e1000e/e1000e.ko" \
-	"$MODDIR/drivers/net/ethernet/intel/e1000/e1000.ko"; do
-	if [ -f "$m" ]; then
-		cp "$m" "$R/lib/modules/"
-	elif [ -f "$m.xz" ]; then
-		xz -dc "$m.xz" >"$R/lib/modules/$(basename "$m")"
-	else
-		echo "missing module $m"
-	fi
-done
+sed "s/^CYCLES=.*/CYCLES=$CYCLES/" "$TOP/tests/kernel/guest-init.sh" | guest_root "$R" -
+t_run guest-modules guest_module "$R" "$KMOD/synpcix/synpcix.ko" "$KMOD/msi_redirect/msi_redirect.ko" \
+	drivers/net/ethernet/intel/e1000e/e1000e.ko drivers/net/ethernet/intel/e1000/e1000.ko
 # test tools: ptpio (static), the register image, phc_ctl with its libraries
-mkdir -p "$R/etc" "$R/lib64" "$R/lib/x86_64-linux-gnu"
 t_run ptpio ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	"$TOP/tests/kernel/ptpio.c" -o "$R/bin/ptpio"
 t_run regimage sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -I'$TOP/build/gen' \
 	'$TOP/tests/kernel/regimage.c' -o '$OUT/regimage' && '$OUT/regimage' '$OUT/regs.img' '$R/etc/regs.env'"
-cp /usr/sbin/phc_ctl "$R/bin/phc_ctl"
-for lib in $(ldd /usr/sbin/phc_ctl | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p;s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-	mkdir -p "$R$(dirname "$lib")"
-	cp -L "$lib" "$R$lib"
-done
-t_run initramfs sh -c "cd '$R' && find . | cpio -o -H newc 2>/dev/null | gzip -1 >'$OUT/initramfs.gz'"
+t_run phc_ctl guest_binary "$R" /usr/sbin/phc_ctl
+t_run initramfs guest_pack "$R" "$OUT/initramfs.gz"
 
 # --- boot
-RES="$OUT/results.txt"
-: >"$RES"
-start=$(date +%s)
-timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m 512 \
-	-nographic -vga none -no-reboot -nodefaults \
-	-kernel "$VMLINUZ" -initrd "$OUT/initramfs.gz" \
-	-append "console=ttyS0 panic=-1 slub_debug=FZPU loglevel=6" \
-	-serial "file:$OUT/console.log" \
-	-chardev "file,id=res,path=$RES" -device isa-serial,chardev=res \
+guest_boot "$OUT" "$TIMEOUT" qemu-system-x86_64 "slub_debug=FZPU" -smp 2 \
 	-netdev user,id=n0,restrict=on -device e1000e,netdev=n0,addr=02.0 \
 	-netdev user,id=n1,restrict=on -device e1000,netdev=n1,addr=03.0 \
 	-object "memory-backend-file,id=img,mem-path=$OUT/regs.img,size=4096,share=on" \
 	-device ivshmem-plain,memdev=img,addr=04.0 \
 	-object "memory-backend-file,id=img2,mem-path=$OUT/regs.img,size=4096,share=on" \
-	-device ivshmem-plain,memdev=img2,addr=05.0 \
-	>"$OUT/qemu.log" 2>&1
-rc=$?
-secs=$(( $(date +%s) - start ))
-echo "qemu: exit $rc after ${secs}s (kernel $KREL, $CYCLES load/unload cycles)"
+	-device ivshmem-plain,memdev=img2,addr=05.0
+echo "note: $CYCLES load/unload cycles"
+RES="$OUT/results.txt"
 cp "$OUT/console.log" "$SUITE_LOG_DIR/console.log" 2>/dev/null
 
 results_read "$RES"
 if grep -q '^done' "$RES"; then
 	t_pass guest-finished
 else
-	t_fail guest-finished "guest did not finish (qemu exit $rc, ${secs}s; console: ${SUITE_LOG_DIR#"$TOP"/}/console.log)"
+	t_fail guest-finished "guest did not finish (qemu exit $GUEST_RC, ${GUEST_SECS}s; console: ${SUITE_LOG_DIR#"$TOP"/}/console.log)"
 	tail -n 25 "$OUT/console.log" | sed 's/^/    | /'
 fi
 [ "$RESULTS_N" -gt 0 ] || t_fail guest-ran-tests "no results from the guest"

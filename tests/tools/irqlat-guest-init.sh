@@ -7,12 +7,7 @@
 # slirp gateway, and runs irqlat on eth0 meanwhile: once with the text table,
 # once with --json. Everything goes to the second serial port (/dev/ttyS1, a
 # file on the host) between "== NAME" lines, then "done".
-/bin/busybox --install -s /bin
-export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-exec 3>/dev/ttyS1
+. /lib/guest-init-lib.sh	# busybox, mounts, the result channel on fd 3
 sect() { echo "== $1" >&3; cat "$2" >&3 2>/dev/null; }
 
 insmod /lib/modules/e1000e.ko

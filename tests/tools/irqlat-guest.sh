@@ -17,49 +17,27 @@ OUT=${1:?usage: irqlat-guest.sh OUTDIR}
 TIMEOUT=${IRQLAT_GUEST_TIMEOUT:-150}
 rm -rf "$OUT" && mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 1
 
-KREL=$(make -s --no-print-directory -C "$TOP" kernel-release 2>/dev/null)
-VMLINUZ=/boot/vmlinuz-$KREL
-MODDIR=/lib/modules/$KREL/kernel
-[ -n "$KREL" ] && [ -r "$VMLINUZ" ] && [ -d "$MODDIR" ] ||
-	{ echo "no guest kernel '$VMLINUZ' or $MODDIR (make deps installs linux-image-amd64)"; exit 1; }
+. "$TOP/tests/lib/guest.sh"
+guest_kernel || exit 1
 
 # --- initramfs: busybox, e1000e, the tools and every library they load
 R="$OUT/initramfs"
-mkdir -p "$R/bin" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/lib/modules"
-cp /bin/busybox "$R/bin/busybox" || exit 1
-cp "$TOP/tests/tools/irqlat-guest-init.sh" "$R/init" && chmod +x "$R/init" || exit 1
-m=$MODDIR/drivers/net/ethernet/intel/e1000e/e1000e.ko
-if [ -f "$m" ]; then cp "$m" "$R/lib/modules/"; else xz -dc "$m.xz" >"$R/lib/modules/e1000e.ko" || exit 1; fi
-for t in irqlat tsprobe; do
-	cp "$B/$t" "$R/bin/$t" || exit 1
-	for lib in $(ldd "$B/$t" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p;s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-		mkdir -p "$R$(dirname "$lib")"
-		cp -L "$lib" "$R$lib" || exit 1
-	done
-done
-(cd "$R" && find . | cpio -o -H newc 2>/dev/null | gzip -1 >"$OUT/initramfs.gz") || exit 1
+guest_root "$R" "$TOP/tests/tools/irqlat-guest-init.sh" &&
+	guest_module "$R" drivers/net/ethernet/intel/e1000e/e1000e.ko &&
+	guest_binary "$R" "$B/irqlat" && guest_binary "$R" "$B/tsprobe" &&
+	guest_pack "$R" "$OUT/initramfs.gz" || exit 1
 
 # --- boot, with the host sending probes into the guest's UDP port 40001
 HPORT=$((20000 + $$ % 20000))
 RES="$OUT/results.txt"
-: >"$RES"
 "$B/tsprobe" send -p "$HPORT" -r 300 -n 0 -d "${TIMEOUT}s" --no-tx-stamp 127.0.0.1 \
 	>"$OUT/send.log" 2>&1 &
 SENDER=$!
-start=$(date +%s)
-timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m 512 \
-	-nographic -vga none -no-reboot -nodefaults \
-	-kernel "$VMLINUZ" -initrd "$OUT/initramfs.gz" \
-	-append "console=ttyS0 panic=-1 loglevel=6" \
-	-serial "file:$OUT/console.log" \
-	-chardev "file,id=res,path=$RES" -device isa-serial,chardev=res \
+guest_boot "$OUT" "$TIMEOUT" qemu-system-x86_64 "" -smp 2 \
 	-netdev "user,id=n0,restrict=on,hostfwd=udp:127.0.0.1:$HPORT-10.0.2.15:40001" \
-	-device e1000e,netdev=n0,addr=02.0 \
-	>"$OUT/qemu.log" 2>&1
-rc=$?
+	-device e1000e,netdev=n0,addr=02.0
 kill "$SENDER" 2>/dev/null
 wait "$SENDER" 2>/dev/null
-echo "qemu: exit $rc after $(( $(date +%s) - start ))s (kernel $KREL)"
 
 # --- checks (the serial port writes CR LF)
 tr -d '\r' <"$RES" >"$OUT/results.clean" && RES="$OUT/results.clean"
@@ -110,16 +88,21 @@ sect irqlat | grep -q '^int -> stack (NET_RX softirq):' || bad "no text table"
 # UDP delivery: fentry on skb_consume_udp sees every datagram tsprobe reads;
 # besides them eth0 got at most the 40 ping replies and a few ARP frames,
 # and datagrams still queued when irqlat stops are not counted: at least
-# 90 % of the rest (runs: 1847 of 1867 and 1897 of 1989 frames; without
+# most of the rest (idle host runs: 1847 of 1867 and 1897 of 1989 frames; without
 # the hook 1602 of 1913, though also 1842 of 1851: e1000e's receive path
 # decides whether an skb passes the copy tracepoint). Ping replies and ARP
 # frames reach consume_skb too, so delivery may come close to the stack
 # count; one run counted 3 deliveries more than stack samples (1990 vs
-# 1987, not explained yet), so the upper bound has 1 % slack
+# 1987, not explained yet), so the upper bound has 1 % slack. The lower
+# bound is 75 %, not 90 %: on a host loaded by other builds tsprobe, sharing
+# the guest's two vCPUs with three irqlat instances, drains its socket late
+# and one run counted 1689 of 1995 (84.7 %); that the hook itself loaded is
+# checked by the line above, so the count only has to show it counts
+# datagrams, not that the guest kept up
 sect irqlat-json | grep -q '^irqlat: delivery hooks: .*skb_consume_udp (every UDP datagram)' ||
 	bad "the UDP delivery hook did not load: $(sect irqlat-json | grep 'delivery hooks')"
 d=$(field irqlat-json "int -> delivery" samples)
-[ $((100 * ${d:-0})) -le $((101 * ${n:-0})) ] && [ $((10 * ${d:-0})) -ge $((9 * (${n:-0} - 50))) ] ||
-	bad "int -> delivery counted $d datagrams of $n frames (want 90 % of those not ping replies or ARP, and not over 101 %)"
+[ $((100 * ${d:-0})) -le $((101 * ${n:-0})) ] && [ $((4 * ${d:-0})) -ge $((3 * (${n:-0} - 50))) ] ||
+	bad "int -> delivery counted $d datagrams of $n frames (want 75 % of those not ping replies or ARP, and not over 101 %)"
 sect dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace' && bad "kernel complained"
 exit $fail
