@@ -57,7 +57,7 @@ static void synpcix_slot_detach(struct synpcix_slot *h)
 		spx_slot_disable(&sp->hw, h->nr);
 	sp->slot[h->nr] = NULL;
 	atomic_dec(&sp->slots_held);
-	h->sp = NULL;
+	WRITE_ONCE(h->sp, NULL);	/* synpcix_slot_stamp reads it unlocked */
 }
 
 void synpcix_refresh_ref(struct synpcix *sp)
@@ -133,6 +133,12 @@ struct synpcix_slot *synpcix_slot_get(struct pci_dev *card, int nr,
 		h->card = pci_dev_get(sp->pdev);
 		sp->slot[i] = h;
 		atomic_inc(&sp->slots_held);
+		/*
+		 * The first stamp may come at once: reference now, then
+		 * every second. Under the mutex: teardown cannot free sp.
+		 */
+		synpcix_refresh_ref(sp);
+		ptp_schedule_worker(sp->ptp, 0);
 		break;
 	}
 	mutex_unlock(&synpcix_slots_mutex);
@@ -140,9 +146,6 @@ struct synpcix_slot *synpcix_slot_get(struct pci_dev *card, int nr,
 		kfree(h);
 		return ERR_PTR(err);
 	}
-	/* the first stamp may come at once: reference now, then every second */
-	synpcix_refresh_ref(h->sp);
-	ptp_schedule_worker(h->sp->ptp, 0);
 	pci_dbg(h->card, "slot %u taken by %s\n", h->nr, h->owner);
 	return h;
 }
