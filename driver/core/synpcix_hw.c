@@ -259,10 +259,21 @@ static int spx_walk_chain(struct spx_hw *hw)
 				off);
 			return -ENODEV;
 		}
-		if ((type >> 16) != SYNPCIX_BLOCK_TYPE_PREFIX) {
+		if ((type >> 16) != SYNPCIX_BLOCK_TYPE_PREFIX && !off) {
 			spx_err(hw, "no block header at 0x%03x (type 0x%08x): not a SynPCI-X register window\n",
 				off, type);
 			return -ENODEV;
+		}
+		/*
+		 * A NEXT that points at nothing (a build whose chain names a
+		 * block the gateware does not contain) ends the chain: the
+		 * blocks found so far are ours, the required ones are checked
+		 * below, and a missing optional block only costs its feature.
+		 */
+		if ((type >> 16) != SYNPCIX_BLOCK_TYPE_PREFIX) {
+			spx_warn(hw, "no block header at 0x%03x (type 0x%08x), where the previous block's NEXT points: the chain ends there\n",
+				 off, type);
+			break;
 		}
 		hw->n_blocks++;
 

@@ -682,6 +682,23 @@ static void test_probe(void)
 	      err, spx_os_last_log);
 	end();
 
+	begin("probe/next-to-missing-block-ends-chain");
+	tc_init(&c);
+	c.next[SPX_BLK_PEROUT] = 0x200;	/* names a block nothing answers for */
+	hw_init(&hw, &c);
+	err = spx_probe(&hw);
+	CHECK(err == 0 && hw.n_blocks == 5 && hw.present[SPX_BLK_PEROUT] &&
+	      !hw.present[SPX_BLK_MSI_SLOTS] && hw.n_slots == 0, "probe %d, %u blocks",
+	      err, hw.n_blocks);
+	CHECK(strstr(spx_os_last_log, "chain ends there"), "says so: %s", spx_os_last_log);
+	tc_init(&c);
+	c.next[SPX_BLK_ID] = 0x200;	/* ... before the clock: still refused */
+	hw_init(&hw, &c);
+	err = spx_probe(&hw);
+	CHECK(err == -ENODEV && strstr(spx_os_last_log, "clock"), "clock missing: %d %s",
+	      err, spx_os_last_log);
+	end();
+
 	begin("probe/odd-clock-frequency-falls-back");
 	tc_init(&c);
 	c.clk_hz = 0;
