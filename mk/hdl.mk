@@ -30,7 +30,12 @@ HDL_CARD_SRCS := hdl/card/synpcix_card.vhd
 
 # MSI capture slots, stamping engine, card interrupts and the DMA arbiter
 # (issue 3; docs/card-internals.md), in compile order
-HDL_CAPTURE_SRCS :=
+HDL_CAPTURE_SRCS := \
+	hdl/core/msi_capture.vhd \
+	hdl/core/card_irq.vhd \
+	hdl/core/card_dma_arbiter.vhd \
+	sim/hdl/model_host_mem_pkg.vhd \
+	sim/hdl/model_dma_host.vhd
 
 # PCI target and initiator (hdl/pci, issue 3; not in the board top yet),
 # the protocol checker and the behavioural memory target their testbenches

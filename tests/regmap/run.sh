@@ -29,15 +29,17 @@ int main(void)
 {
 	/* the generator's view of the chain, checked against the TOML order */
 	unsigned bases[] = { SYNPCIX_ID_BASE, SYNPCIX_CLOCK_BASE, SYNPCIX_PPS_BASE,
-			     SYNPCIX_EVENT_BASE, SYNPCIX_PEROUT_BASE };
+			     SYNPCIX_EVENT_BASE, SYNPCIX_PEROUT_BASE, SYNPCIX_MSI_SLOTS_BASE,
+			     SYNPCIX_DMA_BASE, SYNPCIX_IRQ_BASE };
 	for (unsigned i = 1; i < sizeof(bases) / sizeof(bases[0]); i++)
 		if (bases[i] <= bases[i - 1])
 			return 1;
-	return SYNPCIX_PEROUT_BASE + 0x40 > SYNPCIX_RSV_MSI_SLOTS_BASE;
+	return SYNPCIX_IRQ_BASE + 0x80 > SYNPCIX_RSV_DOORBELLS_BASE;
 }
 C
 cc -std=c11 -Wall -Werror -I'$TOP/build/gen' '$T/walk.c' -o '$T/walk' && '$T/walk' &&
-grep -q 'REG_PEROUT_NEXT_RESET\|PEROUT_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000000\"' '$TOP/build/gen/synpcix_regs_pkg.vhd' &&
+grep -q 'PEROUT_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000200\"' '$TOP/build/gen/synpcix_regs_pkg.vhd' &&
+grep -q 'IRQ_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000000\"' '$TOP/build/gen/synpcix_regs_pkg.vhd' &&
 grep -q 'ID_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000040\"' '$TOP/build/gen/synpcix_regs_pkg.vhd'"
 
 # Bad descriptions: each must fail with the expected words and write nothing.

@@ -1,0 +1,123 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- Merges N_REQ requesters onto the one DMA port of the PCI initiator
+-- (docs/card-internals.md section 3). Each requester port has the DMA port's
+-- own shape. A granted requester owns the port from its request until the
+-- request's dma_done: requests never overlap, so each requester's requests
+-- complete in the order it made them, and the data strobes need no tags.
+-- Grants rotate (the requester after the last owner first), so no
+-- requester waits behind more than N_REQ - 1 others. One idle clock
+-- between requests (the grant is registered).
+--
+-- Requester vectors are flattened: requester r uses bits r*W .. r*W+W-1.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity card_dma_arbiter is
+  generic (N_REQ : positive := 2);
+  port (
+    clk : in std_logic;
+    rst : in std_logic;
+    -- requesters
+    r_valid    : in  std_logic_vector(N_REQ - 1 downto 0);
+    r_write    : in  std_logic_vector(N_REQ - 1 downto 0);
+    r_addr     : in  std_logic_vector(N_REQ * 62 - 1 downto 0);
+    r_len      : in  std_logic_vector(N_REQ * 5 - 1 downto 0);
+    r_wd_data  : in  std_logic_vector(N_REQ * 32 - 1 downto 0);
+    r_ready    : out std_logic_vector(N_REQ - 1 downto 0);
+    r_wd_ready : out std_logic_vector(N_REQ - 1 downto 0);
+    r_rd_valid : out std_logic_vector(N_REQ - 1 downto 0);
+    r_done     : out std_logic_vector(N_REQ - 1 downto 0);
+    rd_data    : out std_logic_vector(31 downto 0);   -- shared, with r_rd_valid
+    err        : out std_logic_vector(1 downto 0);    -- shared, with r_done
+    -- error report for the dma register block: one clock per failed request
+    err_valid  : out std_logic;
+    err_req    : out std_logic_vector(1 downto 0);
+    -- the initiator
+    dma_valid    : out std_logic;
+    dma_ready    : in  std_logic;
+    dma_write    : out std_logic;
+    dma_addr     : out std_logic_vector(63 downto 2);
+    dma_len      : out std_logic_vector(4 downto 0);
+    dma_wd_data  : out std_logic_vector(31 downto 0);
+    dma_wd_ready : in  std_logic;
+    dma_rd_valid : in  std_logic;
+    dma_rd_data  : in  std_logic_vector(31 downto 0);
+    dma_done     : in  std_logic;
+    dma_err      : in  std_logic_vector(1 downto 0));
+end entity;
+
+architecture rtl of card_dma_arbiter is
+  signal owner   : natural range 0 to N_REQ - 1;
+  signal busy    : std_logic;   -- owner's request is in flight (valid or data)
+  signal sel     : std_logic_vector(N_REQ - 1 downto 0);
+begin
+  assert N_REQ <= 4 report "card_dma_arbiter: err_req has 2 bits" severity failure;
+
+  process (clk)
+    variable pick : integer;
+    variable r    : natural;
+  begin
+    if rising_edge(clk) then
+      err_valid <= '0';
+      if rst = '1' then
+        owner <= 0;
+        busy <= '0';
+        err_req <= "00";
+      elsif busy = '0' then
+        pick := -1;
+        for k in 1 to N_REQ loop
+          r := (owner + k) mod N_REQ;
+          if pick < 0 and r_valid(r) = '1' then
+            pick := r;
+          end if;
+        end loop;
+        if pick >= 0 then
+          owner <= pick;
+          busy <= '1';
+        end if;
+      elsif dma_done = '1' then
+        busy <= '0';
+        if dma_err /= "00" then
+          err_valid <= '1';
+          err_req <= std_logic_vector(to_unsigned(owner, 2));
+        end if;
+      end if;
+    end if;
+  end process;
+
+  g : for r in 0 to N_REQ - 1 generate
+    sel(r) <= busy when owner = r else '0';
+    r_ready(r)    <= sel(r) and dma_ready;
+    r_wd_ready(r) <= sel(r) and dma_wd_ready;
+    r_rd_valid(r) <= sel(r) and dma_rd_valid;
+    r_done(r)     <= sel(r) and dma_done;
+  end generate;
+
+  -- static slices per requester (GHDL synthesis and dynamic slices do not
+  -- mix well); valid only until the initiator accepts: the owner drops it
+  -- with ready
+  mux : process (all)
+  begin
+    dma_valid   <= '0';
+    dma_write   <= r_write(0);
+    dma_addr    <= r_addr(61 downto 0);
+    dma_len     <= r_len(4 downto 0);
+    dma_wd_data <= r_wd_data(31 downto 0);
+    for r in 1 to N_REQ - 1 loop
+      if owner = r then
+        dma_write   <= r_write(r);
+        dma_addr    <= r_addr(r * 62 + 61 downto r * 62);
+        dma_len     <= r_len(r * 5 + 4 downto r * 5);
+        dma_wd_data <= r_wd_data(r * 32 + 31 downto r * 32);
+      end if;
+    end loop;
+    for r in 0 to N_REQ - 1 loop
+      if owner = r then
+        dma_valid <= r_valid(r) and busy;
+      end if;
+    end loop;
+  end process;
+  rd_data     <= dma_rd_data;
+  err         <= dma_err;
+end architecture;

@@ -1,0 +1,241 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- MSI capture: a doorbell strobe (bus clock) latches the time in the
+-- timebase domain and queues (kind, slot, lost, data, ns) into a dual-clock
+-- block-RAM FIFO read by the stamping engine in the bus domain
+-- (docs/stamping.md, "Capture").
+--
+-- Latch latency: db_valid seen at bus edge E flips a toggle; two sync_bit
+-- flops carry it into tb_clk, and the edge between them and a third flop
+-- latches time_ns at the next edge. The value latched is time_ns as it
+-- stands after the second tb_clk edge following E (the third when the first
+-- edge falls into the synchroniser's setup window): 8 < stamp - t(E) <= 24
+-- ns at 125 MHz, 2 clocks +/- 1 (LATCH_CLKS). tb_msi_capture measures it.
+--
+-- Doorbells may arrive faster than the crossing settles (two bus clocks
+-- apart at most), so slot and data are held in two banks chosen by the
+-- toggle: bank k is rewritten only by doorbell k+2, long after the timebase
+-- side took it.
+--
+-- A doorbell that finds the FIFO full is not silent: the slot's lost count
+-- (saturating at 255) rides in the slot's next entry, or in a "lost only"
+-- entry (kind 0) as soon as the FIFO has room.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+
+entity msi_capture is
+  generic (
+    N_SLOTS   : positive := 4;     -- <= 8
+    FIFO_LOG2 : positive := 8);    -- 256 entries: one iCE40 RAM deep
+  port (
+    bus_clk  : in  std_logic;
+    bus_rst  : in  std_logic;
+    db_valid : in  std_logic;
+    db_slot  : in  std_logic_vector(3 downto 0);
+    db_data  : in  std_logic_vector(31 downto 0);
+    tb_clk   : in  std_logic;
+    tb_rst   : in  std_logic;
+    time_ns  : in  unsigned(63 downto 0);
+    -- bus domain, first word falls through: the head entry is on the
+    -- outputs whenever cap_empty = 0; cap_pop takes it
+    cap_empty : out std_logic;
+    cap_kind  : out std_logic;                       -- 1 capture, 0 lost-only
+    cap_slot  : out std_logic_vector(2 downto 0);
+    cap_lost  : out std_logic_vector(7 downto 0);    -- doorbells dropped before
+    cap_data  : out std_logic_vector(15 downto 0);
+    cap_ns    : out std_logic_vector(47 downto 0);
+    cap_pop   : in  std_logic);
+end entity;
+
+architecture rtl of msi_capture is
+  constant DEPTH : positive := 2 ** FIFO_LOG2;
+  constant W     : positive := 76;  -- ns 48, data 16, lost 8, slot 3, kind 1
+  type mem_t is array (0 to DEPTH - 1) of std_logic_vector(W - 1 downto 0);
+  signal mem : mem_t;
+
+  subtype ptr_t is unsigned(FIFO_LOG2 downto 0);
+
+  function to_gray (b : ptr_t) return std_logic_vector is
+  begin
+    return std_logic_vector(b xor ('0' & b(b'high downto 1)));
+  end function;
+
+  function from_gray (g : std_logic_vector(FIFO_LOG2 downto 0)) return ptr_t is
+    variable b : ptr_t;
+  begin
+    b(FIFO_LOG2) := g(FIFO_LOG2);
+    for i in FIFO_LOG2 - 1 downto 0 loop
+      b(i) := b(i + 1) xor g(i);
+    end loop;
+    return b;
+  end function;
+
+  -- bus side: banks and toggle
+  type bank_t is array (0 to 1) of std_logic_vector(18 downto 0);  -- slot 3 + data 16
+  signal bank   : bank_t;
+  signal toggle : std_logic;
+
+  -- timebase side
+  signal t_sync, t_prev : std_logic;
+  type lost_t is array (0 to N_SLOTS - 1) of unsigned(7 downto 0);
+  signal lost     : lost_t;
+  signal wr_ptr   : ptr_t;
+  signal wr_gray  : std_logic_vector(FIFO_LOG2 downto 0);
+  signal rd_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
+  signal we       : std_logic;
+  signal wa       : unsigned(FIFO_LOG2 - 1 downto 0);
+  signal wd       : std_logic_vector(W - 1 downto 0);
+
+  -- bus side read
+  signal rd_ptr    : ptr_t;
+  signal rd_gray   : std_logic_vector(FIFO_LOG2 downto 0);
+  signal wr_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
+  signal empty     : std_logic;
+  signal ra        : unsigned(FIFO_LOG2 - 1 downto 0);
+  signal q         : std_logic_vector(W - 1 downto 0);
+begin
+  assert N_SLOTS <= 8 report "msi_capture: at most 8 slots" severity failure;
+
+  ---------------------------------------------------------------------------
+  -- bus domain: doorbell into a bank, flip the toggle
+  bus_in : process (bus_clk)
+  begin
+    if rising_edge(bus_clk) then
+      if bus_rst = '1' then
+        toggle <= '0';
+      elsif db_valid = '1' and unsigned(db_slot) < N_SLOTS then
+        toggle <= not toggle;
+      end if;
+    end if;
+  end process;
+
+  -- the banks need no reset: the timebase side reads a bank only after the
+  -- toggle that announces it, which follows the bank's write
+  bank_wr : process (bus_clk)
+  begin
+    if rising_edge(bus_clk) then
+      if db_valid = '1' and unsigned(db_slot) < N_SLOTS then
+        if toggle = '0' then
+          bank(1) <= db_slot(2 downto 0) & db_data(15 downto 0);
+        else
+          bank(0) <= db_slot(2 downto 0) & db_data(15 downto 0);
+        end if;
+      end if;
+    end if;
+  end process;
+
+  ---------------------------------------------------------------------------
+  -- timebase domain: latch and FIFO write
+  tsync : entity work.sync_bit port map (clk => tb_clk, din => toggle, dout => t_sync);
+
+  rsync : for i in 0 to FIFO_LOG2 generate
+    s : entity work.sync_bit port map (clk => tb_clk, din => rd_gray(i), dout => rd_gray_s(i));
+  end generate;
+
+  latch : process (tb_clk)
+    variable full : boolean;
+    variable b    : std_logic_vector(18 downto 0);
+    variable s    : natural range 0 to 7;
+    variable found : boolean;
+  begin
+    if rising_edge(tb_clk) then
+      full := (wr_ptr - from_gray(rd_gray_s)) = to_unsigned(DEPTH, FIFO_LOG2 + 1);
+      we <= '0';
+      if tb_rst = '1' then
+        t_prev <= '0';
+        wr_ptr <= (others => '0');
+        wr_gray <= (others => '0');
+        lost <= (others => (others => '0'));
+        wa <= (others => '0');
+        wd <= (others => '0');
+      else
+        t_prev <= t_sync;
+        -- published only after the entry is in the RAM (one clock after the
+        -- pointer moved, the clock the RAM write happens)
+        wr_gray <= to_gray(wr_ptr);
+        if t_sync /= t_prev then
+          if t_sync = '1' then
+            b := bank(1);
+          else
+            b := bank(0);
+          end if;
+          s := to_integer(unsigned(b(18 downto 16)));
+          if full then
+            if lost(s) /= 255 then
+              lost(s) <= lost(s) + 1;
+            end if;
+          else
+            we <= '1';
+            wa <= wr_ptr(FIFO_LOG2 - 1 downto 0);
+            wd <= '1' & b(18 downto 16) & std_logic_vector(lost(s)) & b(15 downto 0)
+                  & std_logic_vector(time_ns(47 downto 0));
+            lost(s) <= (others => '0');
+            wr_ptr <= wr_ptr + 1;
+          end if;
+        elsif not full then
+          -- report losses as soon as there is room, lowest slot first
+          found := false;
+          for i in 0 to N_SLOTS - 1 loop
+            if not found and lost(i) /= 0 then
+              found := true;
+              we <= '1';
+              wa <= wr_ptr(FIFO_LOG2 - 1 downto 0);
+              wd <= '0' & std_logic_vector(to_unsigned(i, 3)) & std_logic_vector(lost(i))
+                    & x"0000" & x"000000000000";
+              lost(i) <= (others => '0');
+              wr_ptr <= wr_ptr + 1;
+            end if;
+          end loop;
+        end if;
+      end if;
+    end if;
+  end process;
+
+  ram_wr : process (tb_clk)
+  begin
+    if rising_edge(tb_clk) then
+      if we = '1' then
+        mem(to_integer(wa)) <= wd;
+      end if;
+    end if;
+  end process;
+
+  ---------------------------------------------------------------------------
+  -- bus domain: FIFO read, head always on q
+  wsync : for i in 0 to FIFO_LOG2 generate
+    s : entity work.sync_bit port map (clk => bus_clk, din => wr_gray(i), dout => wr_gray_s(i));
+  end generate;
+
+  empty <= '1' when rd_ptr = from_gray(wr_gray_s) else '0';
+  ra <= rd_ptr(FIFO_LOG2 - 1 downto 0) + 1 when cap_pop = '1' and empty = '0'
+        else rd_ptr(FIFO_LOG2 - 1 downto 0);
+
+  rd_ctl : process (bus_clk)
+  begin
+    if rising_edge(bus_clk) then
+      if bus_rst = '1' then
+        rd_ptr <= (others => '0');
+        rd_gray <= (others => '0');
+      else
+        if cap_pop = '1' and empty = '0' then
+          rd_ptr <= rd_ptr + 1;
+          rd_gray <= to_gray(rd_ptr + 1);
+        end if;
+      end if;
+    end if;
+  end process;
+
+  ram_rd : process (bus_clk)
+  begin
+    if rising_edge(bus_clk) then
+      q <= mem(to_integer(ra));
+    end if;
+  end process;
+
+  cap_empty <= empty;
+  cap_kind  <= q(75);
+  cap_slot  <= q(74 downto 72);
+  cap_lost  <= q(71 downto 64);
+  cap_data  <= q(63 downto 48);
+  cap_ns    <= q(47 downto 0);
+end architecture;
