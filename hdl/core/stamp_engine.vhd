@@ -226,7 +226,6 @@ architecture rtl of stamp_engine is
   signal mc_run, drawn : std_logic;
   signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
-  signal data    : std_logic_vector(15 downto 0);
   signal ns      : std_logic_vector(47 downto 0);
   -- the slot's row
   signal en, cause_en : std_logic;
@@ -234,7 +233,6 @@ architecture rtl of stamp_engine is
   signal count   : unsigned(15 downto 0);
   signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
-  signal mask    : std_logic_vector(31 downto 0);
   signal idx     : unsigned(15 downto 0);
   signal eoff    : unsigned(23 downto 0);      -- idx * sw
   signal seq     : unsigned(7 downto 0);
@@ -317,6 +315,7 @@ begin
   r_raddr <= win_slot & win_word when st = S_IDLE or st = S_WIN or st = S_WGAP else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
+             slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
              slot & std_logic_vector(to_unsigned(W_CTRL, 5)) when st = S_RCA0 and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA0 and step = 1 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
@@ -359,7 +358,6 @@ begin
         cmark <= (others => '0');
         cmark_v <= '0';
         fresh <= '0';
-        data <= (others => '0');
         ns <= (others => '0');
         en <= '0';
         cause_en <= '0';
@@ -369,7 +367,6 @@ begin
         stw <= (others => '0');
         dnw <= (others => '0');
         cfg_bad <= '0';
-        mask <= (others => '0');
         idx <= (others => '0');
         eoff <= (others => '0');
         seq <= (others => '0');
@@ -468,7 +465,12 @@ begin
                   smark_v <= mark_v(i);
                 end if;
               end loop;
-              data <= cap_data;
+              -- last_data straight into the row (the write port is free)
+              if cap_kind = '1' then
+                r_we <= '1';
+                r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
+                r_wdata <= x"0000" & cap_data;
+              end if;
               ns <= cap_ns;
               cap_pop <= '1';
               nstamp <= (others => '0');
@@ -526,7 +528,7 @@ begin
                   if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
                     cfg_bad <= '1';
                   end if;
-                when 7 => mask <= r_rdata;
+                when 7 => null;   -- done_mask: read again during S_READ
                 when 8 => null;   -- cause address: S_RCA0
                 when 9 => null;
                 when 10 => idx <= unsigned(r_rdata(15 downto 0));
@@ -668,7 +670,7 @@ begin
             end if;
             if d_rd_valid = '1' then
               if wc = 0 then
-                if alldone = '1' and (d_rd_data and mask) /= x"00000000" then
+                if alldone = '1' and (d_rd_data and r_rdata) /= x"00000000" then  -- r_rdata: done_mask
                   nd <= nd + 1;
                 else
                   if alldone = '1' then
@@ -736,7 +738,9 @@ begin
               ncapt <= ncapt + 1;
               rearm <= '1';
               ns <= cap_ns;
-              data <= cap_data;
+              r_we <= '1';
+              r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
+              r_wdata <= x"0000" & cap_data;
               fresh <= '1';
             else
               daddr <= ent_addr;   -- stamp field of entry idx
@@ -817,7 +821,7 @@ begin
                                & ns(47 downto 32);
                   end if;
                 when 10 =>
-                  if kind = '1' then r_wdata <= x"0000" & data; end if;
+                  null;   -- last_data was written at the pop
                 when 11 =>
                   if nstamp /= 0 then r_wdata <= x"0000" & std_logic_vector(idx); end if;
                 when others =>
