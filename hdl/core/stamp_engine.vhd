@@ -27,12 +27,7 @@ use work.synpcix_regs_pkg.all;
 entity stamp_engine is
   generic (
     N_SLOTS     : positive := 4;
-    FIFO_LOG2   : positive := 8;
-    -- bus clocks from the first not-completed done word of a ring read
-    -- (or the read's end) to drawing the mark: the NIC's descriptor write
-    -- -> its MSI -> latch -> FIFO pointer path, so that an entry's capture
-    -- is counted with the entry (docs/stamping.md; 2..4 pass in the tests)
-    SETTLE_CLKS : positive := 3);
+    FIFO_LOG2   : positive := 8);
   port (
     clk : in std_logic;
     rst : in std_logic;
@@ -101,13 +96,14 @@ architecture rtl of stamp_engine is
   constant W_LAST_LO   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_LO);
   constant W_LAST_HI   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_HI);
   constant W_LAST_DATA : natural := wrd(REG_MSI_SLOTS_LAST_DATA);
+  constant W_SETTLE    : natural := wrd(REG_MSI_SLOTS_SETTLE);
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
 
   -- the driver-writable words (offsets up to index) and their reset values
   function writable (w : natural) return boolean is
   begin
-    return w <= W_INDEX;
+    return w <= W_INDEX or w = W_SETTLE;
   end function;
 
   function reset_of (w : natural) return std_logic_vector is
@@ -118,6 +114,7 @@ architecture rtl of stamp_engine is
     elsif w = W_DONE_MASK then return MSI_SLOTS_DONE_MASK_RESET;
     elsif w = W_COUNT then return MSI_SLOTS_RING_COUNT_RESET;
     elsif w = W_CTRL then return MSI_SLOTS_CTRL_RESET;
+    elsif w = W_SETTLE then return MSI_SLOTS_SETTLE_RESET;
     else return x"00000000";
     end if;
   end function;
@@ -135,7 +132,7 @@ architecture rtl of stamp_engine is
       when 5 => return W_STAMP_OFF;
       when 6 => return W_DONE_OFF;
       when 7 => return W_DONE_MASK;
-      when 8 => return W_CAUSE_LO;
+      when 8 => return W_SETTLE;   -- (the cause address is read in S_RCA0)
       when 9 => return W_CAUSE_HI;
       when 10 => return W_INDEX;
       when others => return W_STAMPED;
@@ -224,6 +221,7 @@ architecture rtl of stamp_engine is
   signal rearm   : std_logic;
   signal mc      : unsigned(3 downto 0);
   signal mc_run, drawn : std_logic;
+  signal settle, settle_m1 : unsigned(3 downto 0);   -- msi_slots.settle
   signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
   signal ns      : std_logic_vector(47 downto 0);
@@ -418,7 +416,7 @@ begin
           end if;
         end if;
 
-        -- the mark of this pass's ring read, SETTLE_CLKS after its boundary
+        -- the mark of this pass's ring read, settle clocks after its boundary
         if mc_run = '1' then
           if mc = 0 then
             for i in 0 to N_SLOTS - 1 loop
@@ -529,7 +527,7 @@ begin
                     cfg_bad <= '1';
                   end if;
                 when 7 => null;   -- done_mask: read again during S_READ
-                when 8 => null;   -- cause address: S_RCA0
+                when 8 => settle <= unsigned(r_rdata(3 downto 0));
                 when 9 => null;
                 when 10 => idx <= unsigned(r_rdata(15 downto 0));
                 when others => seq <= unsigned(r_rdata(7 downto 0));   -- stamped
@@ -676,7 +674,7 @@ begin
                   if alldone = '1' then
                     -- the boundary: this entry was not written when read
                     mc_run <= '1';
-                    mc <= to_unsigned(SETTLE_CLKS - 1, 4);
+                    mc <= settle_m1;
                   end if;
                   alldone <= '0';
                 end if;
@@ -702,7 +700,7 @@ begin
             elsif mc_run = '0' then
               -- every entry read was done: the boundary is the read's end
               mc_run <= '1';
-              mc <= to_unsigned(SETTLE_CLKS - 1, 4);
+              mc <= settle_m1;
             end if;
 
           when S_CHK =>
@@ -844,6 +842,8 @@ begin
       end if;
     end if;
   end process;
+
+  settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
 
   -- the RAM output holds the window word until the clock after the ack
   -- (the read address stays on the window through S_WGAP)
