@@ -34,6 +34,10 @@ HDL_CAPTURE_SRCS := \
 	hdl/core/msi_capture.vhd \
 	hdl/core/card_irq.vhd \
 	hdl/core/card_dma_arbiter.vhd \
+	hdl/core/stamp_slot_ram.vhd \
+	hdl/core/stamp_engine.vhd \
+	hdl/core/capture_regs.vhd \
+	hdl/core/capture_unit.vhd \
 	sim/hdl/model_host_mem_pkg.vhd \
 	sim/hdl/model_dma_host.vhd
 

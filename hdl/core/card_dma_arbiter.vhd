@@ -33,6 +33,7 @@ entity card_dma_arbiter is
     -- error report for the dma register block: one clock per failed request
     err_valid  : out std_logic;
     err_req    : out std_logic_vector(1 downto 0);
+    err_code   : out std_logic_vector(1 downto 0);
     -- the initiator
     dma_valid    : out std_logic;
     dma_ready    : in  std_logic;
@@ -64,6 +65,7 @@ begin
         owner <= 0;
         busy <= '0';
         err_req <= "00";
+        err_code <= "00";
       elsif busy = '0' then
         pick := -1;
         for k in 1 to N_REQ loop
@@ -81,6 +83,7 @@ begin
         if dma_err /= "00" then
           err_valid <= '1';
           err_req <= std_logic_vector(to_unsigned(owner, 2));
+          err_code <= dma_err;
         end if;
       end if;
     end if;

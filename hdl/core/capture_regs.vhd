@@ -1,0 +1,195 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- Register back end of the capture unit: offsets 0x200..0x7FF of BAR0
+-- (docs/card-internals.md section 1), blocks msi_slots, dma and irq of
+-- hdl/regmap/synpcix.toml. The msi_slots window (ctrl .. settle) is the
+-- stamping engine's block RAM row of the selected slot: those accesses are
+-- passed to stamp_engine and answered when it is idle (a few clocks, at
+-- most one capture's handling). Everything else answers the clock after the
+-- request. Undefined offsets read 0 and ignore writes.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+use work.synpcix_regs_pkg.all;
+
+entity capture_regs is
+  generic (
+    N_SLOTS    : positive := 4;
+    FIFO_LOG2  : positive := 8;
+    LATCH_CLKS : natural := 2);
+  port (
+    clk : in std_logic;
+    rst : in std_logic;
+    reg_valid : in  std_logic;
+    reg_write : in  std_logic;
+    reg_addr  : in  std_logic_vector(11 downto 2);
+    reg_wdata : in  std_logic_vector(31 downto 0);
+    reg_ready : out std_logic;
+    reg_rdata : out std_logic_vector(31 downto 0);
+    -- stamp_engine's window
+    win_req   : out std_logic;
+    win_write : out std_logic;
+    win_slot  : out std_logic_vector(2 downto 0);
+    win_word  : out std_logic_vector(4 downto 0);
+    win_wdata : out std_logic_vector(31 downto 0);
+    win_ack   : in  std_logic;
+    win_rdata : in  std_logic_vector(31 downto 0);
+    eng_busy  : in  std_logic;
+    eng_init  : in  std_logic;
+    -- card_irq
+    irq_mask    : out std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_gap     : out std_logic_vector(7 downto 0);
+    irq_pend    : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_raised  : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    -- card_dma_arbiter's error report
+    dma_err_valid : in std_logic;
+    dma_err_code  : in std_logic_vector(1 downto 0);
+    dma_err_req   : in std_logic_vector(1 downto 0));
+end entity;
+
+architecture rtl of capture_regs is
+  constant WIN_FIRST : natural := REG_MSI_SLOTS_CTRL / 4;
+  constant WIN_LAST  : natural := REG_MSI_SLOTS_SETTLE / 4;   -- the last window word
+  signal ready   : std_logic;
+  signal waiting : std_logic;                   -- window access in flight
+  signal sel     : unsigned(2 downto 0);
+  signal mask    : std_logic_vector(N_SLOTS - 1 downto 0);
+  signal gap     : std_logic_vector(7 downto 0);
+  signal raised  : unsigned(15 downto 0);
+  signal errors  : unsigned(15 downto 0);
+  signal last_err : std_logic_vector(5 downto 0);
+
+  -- answers are built as whole words outside the decoder: GHDL synthesis
+  -- mis-slices a variable assigned whole in one branch and by slices in
+  -- another (docs/simulation.md)
+  signal info_w, status_w, lerr_w : std_logic_vector(31 downto 0);
+
+  function w32 (v : std_logic_vector) return std_logic_vector is
+    variable r : std_logic_vector(31 downto 0) := (others => '0');
+  begin
+    r(v'length - 1 downto 0) := v;
+    return r;
+  end function;
+begin
+  words : process (all)
+    variable w : std_logic_vector(31 downto 0);
+  begin
+    w := (others => '0');
+    w(MSI_SLOTS_INFO_N_SLOTS_LSB + 3 downto MSI_SLOTS_INFO_N_SLOTS_LSB) :=
+      std_logic_vector(to_unsigned(N_SLOTS, 4));
+    w(MSI_SLOTS_INFO_FIFO_LOG2_LSB + 3 downto MSI_SLOTS_INFO_FIFO_LOG2_LSB) :=
+      std_logic_vector(to_unsigned(FIFO_LOG2, 4));
+    w(MSI_SLOTS_INFO_LATCH_CLKS_LSB + 3 downto MSI_SLOTS_INFO_LATCH_CLKS_LSB) :=
+      std_logic_vector(to_unsigned(LATCH_CLKS, 4));
+    info_w <= w;
+  end process;
+
+  status_p : process (all)
+  begin
+    status_w <= (others => '0');
+    status_w(MSI_SLOTS_STATUS_BUSY_LSB) <= eng_busy;
+    status_w(MSI_SLOTS_STATUS_INIT_LSB) <= eng_init;
+    lerr_w <= (others => '0');
+    lerr_w(DMA_LAST_ERROR_CODE_LSB + 1 downto DMA_LAST_ERROR_CODE_LSB) <= last_err(1 downto 0);
+    lerr_w(DMA_LAST_ERROR_REQUESTER_LSB + 1 downto DMA_LAST_ERROR_REQUESTER_LSB) <= last_err(3 downto 2);
+  end process;
+
+  process (clk)
+    variable a : natural range 0 to 1023;
+    variable d : std_logic_vector(31 downto 0);
+  begin
+    if rising_edge(clk) then
+      ready <= '0';
+      if rst = '1' then
+        waiting <= '0';
+        win_req <= '0';
+        win_write <= '0';
+        win_slot <= (others => '0');
+        win_word <= (others => '0');
+        win_wdata <= (others => '0');
+        sel <= (others => '0');
+        mask <= (others => '0');
+        gap <= (others => '0');
+        raised <= (others => '0');
+        errors <= (others => '0');
+        last_err <= (others => '0');
+        reg_rdata <= (others => '0');
+      else
+        if irq_raised /= (irq_raised'range => '0') then
+          raised <= raised + 1;    -- card_irq raises one slot per clock
+        end if;
+        if dma_err_valid = '1' then
+          if errors /= x"FFFF" then
+            errors <= errors + 1;
+          end if;
+          last_err <= "00" & dma_err_req & dma_err_code;
+        end if;
+
+        if waiting = '1' then
+          if win_ack = '1' then
+            win_req <= '0';
+            waiting <= '0';
+            reg_rdata <= win_rdata;
+            ready <= '1';
+          end if;
+        elsif reg_valid = '1' and ready = '0' then
+          a := to_integer(unsigned(reg_addr));
+          if a >= WIN_FIRST and a <= WIN_LAST then
+            if sel < N_SLOTS then
+              win_req <= '1';
+              win_write <= reg_write;
+              win_slot <= std_logic_vector(sel);
+              win_word <= std_logic_vector(to_unsigned(a - WIN_FIRST, 5));
+              win_wdata <= reg_wdata;
+              waiting <= '1';
+            else
+              reg_rdata <= (others => '0');
+              ready <= '1';
+            end if;
+          else
+            d := (others => '0');
+            if a = BLK_MSI_SLOTS_BASE / 4 then d := MSI_SLOTS_TYPE_RESET;
+            elsif a = REG_MSI_SLOTS_VERSION / 4 then d := MSI_SLOTS_VERSION_RESET;
+            elsif a = REG_MSI_SLOTS_NEXT / 4 then d := MSI_SLOTS_NEXT_RESET;
+            elsif a = REG_MSI_SLOTS_SLOT_SEL / 4 then
+              d := w32(std_logic_vector(sel));
+              if reg_write = '1' then
+                sel <= unsigned(reg_wdata(MSI_SLOTS_SLOT_SEL_SLOT_LSB + 2 downto MSI_SLOTS_SLOT_SEL_SLOT_LSB));
+              end if;
+            elsif a = REG_MSI_SLOTS_INFO / 4 then d := info_w;
+            elsif a = REG_MSI_SLOTS_STATUS / 4 then d := status_w;
+            elsif a = BLK_DMA_BASE / 4 then d := DMA_TYPE_RESET;
+            elsif a = REG_DMA_VERSION / 4 then d := DMA_VERSION_RESET;
+            elsif a = REG_DMA_NEXT / 4 then d := DMA_NEXT_RESET;
+            elsif a = REG_DMA_ERRORS / 4 then d := w32(std_logic_vector(errors));
+            elsif a = REG_DMA_LAST_ERROR / 4 then d := lerr_w;
+            elsif a = BLK_IRQ_BASE / 4 then d := IRQ_TYPE_RESET;
+            elsif a = REG_IRQ_VERSION / 4 then d := IRQ_VERSION_RESET;
+            elsif a = REG_IRQ_NEXT / 4 then d := IRQ_NEXT_RESET;
+            elsif a = REG_IRQ_MASK / 4 then
+              d := w32(mask);
+              if reg_write = '1' then
+                mask <= reg_wdata(N_SLOTS - 1 downto 0);
+              end if;
+            elsif a = REG_IRQ_PENDING / 4 then d := w32(irq_pend);
+            elsif a = REG_IRQ_GAP / 4 then
+              d := w32(gap);
+              if reg_write = '1' then
+                gap <= reg_wdata(IRQ_GAP_UNITS_LSB + 7 downto IRQ_GAP_UNITS_LSB);
+              end if;
+            elsif a = REG_IRQ_RAISED / 4 then d := w32(std_logic_vector(raised));
+            end if;
+            if reg_write = '1' then
+              d := (others => '0');
+            end if;
+            reg_rdata <= d;
+            ready <= '1';
+          end if;
+        end if;
+      end if;
+    end if;
+  end process;
+
+  reg_ready <= ready;
+  irq_mask  <= mask;
+  irq_gap   <= gap;
+end architecture;

@@ -1,0 +1,857 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- Descriptor stamping engine (bus clock), docs/stamping.md. For each
+-- capture popped from msi_capture's FIFO:
+--   1. load the slot's row of stamp_slot_ram (ring, offsets, index, ...);
+--   2. optionally read the NIC's cause register (cause_en): its read clears
+--      it, and its completion pushes the NIC's earlier descriptor writes
+--      ahead of our ring reads (PCI ordering);
+--   3. read the done words of the entries from the card's index onward in
+--      bursts (<= 16 words, never across a 4 KiB page or the ring's end);
+--   4. stamp each completed entry in ring order, up to the first one that
+--      is not, with a 2-word write over its stamp field: the first with the
+--      capture's time (exact); before each later one, if the next capture
+--      in the FIFO is for the same slot, take it over (pop it, count it)
+--      and stamp the entry exactly with its time, else stamp it with the
+--      latest time and the batched flag; at most ring_count - 1 entries
+--      per pass;
+--   5. write the counters, the index and the last stamp back to the row;
+--   6. request the slot's card interrupt (all stamp writes have completed
+--      on the bus, so the MSI written after them arrives after them).
+-- The register window (capture_regs) reaches the RAM only while the engine
+-- is idle; captures and window accesses alternate when both wait.
+library ieee;
+use ieee.std_logic_1164.all;
+use ieee.numeric_std.all;
+use work.synpcix_regs_pkg.all;
+
+entity stamp_engine is
+  generic (
+    N_SLOTS     : positive := 4;
+    FIFO_LOG2   : positive := 8);
+  port (
+    clk : in std_logic;
+    rst : in std_logic;
+    -- capture FIFO (msi_capture, first word falls through)
+    cap_empty : in  std_logic;
+    cap_kind  : in  std_logic;
+    cap_slot  : in  std_logic_vector(2 downto 0);
+    cap_lost  : in  std_logic_vector(7 downto 0);
+    cap_data  : in  std_logic_vector(15 downto 0);
+    cap_ns    : in  std_logic_vector(47 downto 0);
+    cap_pop   : out std_logic;
+    cap_rpos  : in  std_logic_vector(FIFO_LOG2 downto 0);
+    cap_wpos  : in  std_logic_vector(FIFO_LOG2 downto 0);
+    -- register window: row word win_word of slot win_slot
+    win_req   : in  std_logic;
+    win_write : in  std_logic;
+    win_slot  : in  std_logic_vector(2 downto 0);
+    win_word  : in  std_logic_vector(4 downto 0);
+    win_wdata : in  std_logic_vector(31 downto 0);
+    win_ack   : out std_logic;
+    win_rdata : out std_logic_vector(31 downto 0);
+    -- DMA requester port (card_dma_arbiter)
+    d_valid    : out std_logic;
+    d_write    : out std_logic;
+    d_addr     : out std_logic_vector(61 downto 0);
+    d_len      : out std_logic_vector(4 downto 0);
+    d_wd_data  : out std_logic_vector(31 downto 0);
+    d_ready    : in  std_logic;
+    d_wd_ready : in  std_logic;
+    d_rd_valid : in  std_logic;
+    d_rd_data  : in  std_logic_vector(31 downto 0);
+    d_done     : in  std_logic;
+    d_err      : in  std_logic_vector(1 downto 0);
+    -- card interrupt request for a handled capture (card_irq)
+    ev_valid : out std_logic;
+    ev_slot  : out std_logic_vector(2 downto 0);
+    busy     : out std_logic;
+    init     : out std_logic);
+end entity;
+
+architecture rtl of stamp_engine is
+  -- row words, from the register map (window offsets 0x80..)
+  function wrd (reg : natural) return natural is
+  begin
+    return (reg - REG_MSI_SLOTS_CTRL) / 4;
+  end function;
+  constant W_CTRL      : natural := wrd(REG_MSI_SLOTS_CTRL);
+  constant W_BASE_LO   : natural := wrd(REG_MSI_SLOTS_RING_BASE_LO);
+  constant W_BASE_HI   : natural := wrd(REG_MSI_SLOTS_RING_BASE_HI);
+  constant W_COUNT     : natural := wrd(REG_MSI_SLOTS_RING_COUNT);
+  constant W_STRIDE    : natural := wrd(REG_MSI_SLOTS_RING_STRIDE);
+  constant W_STAMP_OFF : natural := wrd(REG_MSI_SLOTS_STAMP_OFF);
+  constant W_DONE_OFF  : natural := wrd(REG_MSI_SLOTS_DONE_OFF);
+  constant W_DONE_MASK : natural := wrd(REG_MSI_SLOTS_DONE_MASK);
+  constant W_CAUSE_LO  : natural := wrd(REG_MSI_SLOTS_CAUSE_ADDR_LO);
+  constant W_CAUSE_HI  : natural := wrd(REG_MSI_SLOTS_CAUSE_ADDR_HI);
+  constant W_INDEX     : natural := wrd(REG_MSI_SLOTS_INDEX);
+  constant W_CAPTURES  : natural := wrd(REG_MSI_SLOTS_CAPTURES);
+  constant W_STAMPED   : natural := wrd(REG_MSI_SLOTS_STAMPED);
+  constant W_BATCHED   : natural := wrd(REG_MSI_SLOTS_BATCHED);
+  constant W_EMPTY     : natural := wrd(REG_MSI_SLOTS_EMPTY);
+  constant W_OVERFLOW  : natural := wrd(REG_MSI_SLOTS_OVERFLOW);
+  constant W_DMA_ERR   : natural := wrd(REG_MSI_SLOTS_DMA_ERRORS);
+  constant W_CAUSE_LAST : natural := wrd(REG_MSI_SLOTS_CAUSE_LAST);
+  constant W_CAUSE_ACC : natural := wrd(REG_MSI_SLOTS_CAUSE_ACC);
+  constant W_LAST_LO   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_LO);
+  constant W_LAST_HI   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_HI);
+  constant W_LAST_DATA : natural := wrd(REG_MSI_SLOTS_LAST_DATA);
+  constant W_SETTLE    : natural := wrd(REG_MSI_SLOTS_SETTLE);
+  constant MARKER : std_logic_vector(5 downto 0) :=
+    std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
+
+  -- the driver-writable words (offsets up to index) and their reset values
+  function writable (w : natural) return boolean is
+  begin
+    return w <= W_INDEX or w = W_SETTLE;
+  end function;
+
+  function reset_of (w : natural) return std_logic_vector is
+  begin
+    if w = W_STRIDE then return MSI_SLOTS_RING_STRIDE_RESET;
+    elsif w = W_STAMP_OFF then return MSI_SLOTS_STAMP_OFF_RESET;
+    elsif w = W_DONE_OFF then return MSI_SLOTS_DONE_OFF_RESET;
+    elsif w = W_DONE_MASK then return MSI_SLOTS_DONE_MASK_RESET;
+    elsif w = W_COUNT then return MSI_SLOTS_RING_COUNT_RESET;
+    elsif w = W_CTRL then return MSI_SLOTS_CTRL_RESET;
+    elsif w = W_SETTLE then return MSI_SLOTS_SETTLE_RESET;
+    else return x"00000000";
+    end if;
+  end function;
+
+  -- load order (step li reads load_word(li), the data arrives at li + 1)
+  constant N_LOAD : natural := 12;
+  function load_word (li : natural) return natural is
+  begin
+    case li is
+      when 0 => return W_CTRL;
+      when 1 => return W_BASE_LO;
+      when 2 => return W_BASE_HI;
+      when 3 => return W_COUNT;
+      when 4 => return W_STRIDE;
+      when 5 => return W_STAMP_OFF;
+      when 6 => return W_DONE_OFF;
+      when 7 => return W_DONE_MASK;
+      when 8 => return W_SETTLE;   -- (the cause address is read in S_RCA0)
+      when 9 => return W_CAUSE_HI;
+      when 10 => return W_INDEX;
+      when others => return W_STAMPED;
+    end case;
+  end function;
+
+  -- write-back order (read item u, write it one clock later)
+  constant N_UPD : natural := 12;
+  function upd_word (u : natural) return natural is
+  begin
+    case u is
+      when 0 => return W_CAPTURES;
+      when 1 => return W_STAMPED;
+      when 2 => return W_BATCHED;
+      when 3 => return W_EMPTY;
+      when 4 => return W_OVERFLOW;
+      when 5 => return W_DMA_ERR;
+      when 6 => return W_CAUSE_LAST;
+      when 7 => return W_CAUSE_ACC;
+      when 8 => return W_LAST_LO;
+      when 9 => return W_LAST_HI;
+      when 10 => return W_LAST_DATA;
+      when others => return W_INDEX;
+    end case;
+  end function;
+
+  type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_PLAN0, S_PLAN, S_READ,
+                   S_SETTLE,
+                   S_CHK, S_WRITE, S_UPD, S_EV);
+  signal st : state_t;
+
+  -- RAM port
+  signal r_we    : std_logic;
+  signal r_waddr, r_raddr : std_logic_vector(7 downto 0);
+  signal r_wdata, r_rdata : std_logic_vector(31 downto 0);
+
+  signal step    : unsigned(7 downto 0);   -- init address / load / update step
+  signal win_turn : std_logic;             -- window before the next capture
+
+  -- the capture
+  signal slot    : std_logic_vector(2 downto 0);
+  signal kind    : std_logic;
+  signal lost    : unsigned(15 downto 0);      -- dropped doorbells reported
+  signal ncapt   : unsigned(15 downto 0);      -- captures handled in this pass
+  signal nbatch  : unsigned(15 downto 0);      -- stamps with the batched flag
+  signal fresh   : std_logic;                  -- ns not used for a stamp yet
+  signal nempty  : unsigned(15 downto 0);      -- captures that found nothing
+  -- Pairing captures with entries (docs/stamping.md, "Which entry gets
+  -- which time"). The NIC writes a descriptor before its MSI, and PCI keeps
+  -- that order, so a capture latched before a ring read was served
+  -- announced an entry that read saw. mark(s) is the FIFO position just
+  -- past the captures visible when slot s's latest ring read completed:
+  --   - at a pass's start, a capture before mark(s) is stale: its entry was
+  --     found (and stamped) by an earlier pass, its time is not exact for
+  --     anything found now;
+  --   - during a pass, a same-slot capture before mark(s) (but not before
+  --     the previous mark, smark) is a candidate: it takes the next found
+  --     entry with its own time; captures after mark(s) are left for later
+  --     (their entries were not visible to this read).
+  -- With cause_en the NIC coalesces: entries completed between an MSI and
+  -- the next cause read send none. A capture latched after the pass's
+  -- cause read cleared the cause belongs to an entry after the coalesced
+  -- ones, and pairing it in order would give a coalesced entry its time.
+  -- So with cause_en the candidates end at cmark, the FIFO position when
+  -- the pass's latest cause read completed; the coalesced entries get the
+  -- batched flag.
+  type mark_t is array (0 to N_SLOTS - 1) of unsigned(FIFO_LOG2 downto 0);
+  signal mark    : mark_t;
+  signal mark_v  : std_logic_vector(N_SLOTS - 1 downto 0);
+  signal head_stale : std_logic;   -- head is before its slot's mark
+  signal head_cand  : std_logic;   -- head is before the pass slot's mark
+  signal head_old   : std_logic;   -- head is before smark
+  signal smark      : unsigned(FIFO_LOG2 downto 0);
+  signal smark_v    : std_logic;
+  signal cmark      : unsigned(FIFO_LOG2 downto 0);
+  signal cmark_v    : std_logic;
+  signal head_ccand : std_logic;   -- head is before cmark
+
+  -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
+  function before (p, m : unsigned) return boolean is
+    variable d : unsigned(p'range);
+  begin
+    d := m - p;
+    return d /= 0 and d <= 2 ** (p'length - 1);
+  end function;
+  signal rearm   : std_logic;
+  signal mc      : unsigned(3 downto 0);
+  signal mc_run, drawn : std_logic;
+  signal settle, settle_m1 : unsigned(3 downto 0);   -- msi_slots.settle
+  signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
+                                               -- the last cause read
+  signal ns      : std_logic_vector(47 downto 0);
+  -- the slot's row
+  signal en, cause_en : std_logic;
+  signal base    : unsigned(61 downto 0);
+  signal count   : unsigned(15 downto 0);
+  signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
+  signal cfg_bad : std_logic;                  -- an offset/stride out of range
+  signal idx     : unsigned(15 downto 0);
+  signal eoff    : unsigned(23 downto 0);      -- idx * sw
+  signal seq     : unsigned(7 downto 0);
+  signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
+  signal mplier  : unsigned(7 downto 0);
+  -- progress
+  signal left    : unsigned(15 downto 0);
+  signal nstamp  : unsigned(15 downto 0);
+  signal err     : std_logic;
+  signal cause_ok : std_logic;
+  signal cause_val : std_logic_vector(31 downto 0);
+  signal ne      : unsigned(4 downto 0);       -- entries in the burst
+  signal blen    : unsigned(4 downto 0);       -- words in the burst
+  signal nd      : unsigned(4 downto 0);       -- leading done entries found
+  signal alldone : std_logic;
+  signal wc      : unsigned(7 downto 0);       -- words to the next done word
+  -- DMA request
+  signal dv      : std_logic;
+  signal dwr     : std_logic;
+  signal daddr   : unsigned(61 downto 0);
+  signal wsel    : std_logic;
+  signal stamp_hi : std_logic_vector(31 downto 0);
+  signal field_w : unsigned(7 downto 0);
+  signal ent_addr : unsigned(61 downto 0);
+  signal same_next : std_logic;
+  signal batched_now : std_logic;
+begin
+  ram : entity work.stamp_slot_ram
+    port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
+              raddr => r_raddr, rdata => r_rdata);
+
+  -- address of the current entry's done word or stamp field
+  ent_addr <= base + resize(eoff + field_w, 62);   -- one 62-bit adder
+  field_w  <= dnw when st = S_PLAN0 else stw;
+
+  -- the next capture waiting is for this slot: leave the rest to it
+  same_next <= '1' when cap_empty = '0' and cap_kind = '1' and cap_slot = slot else '0';
+
+  -- the head entry was visible at its slot's latest ring read
+  stale_p : process (all)
+    variable mh, mp : unsigned(FIFO_LOG2 downto 0);   -- head's slot, pass slot
+    variable vh, vp : std_logic;
+  begin
+    mh := mark(0);
+    vh := mark_v(0);
+    mp := mark(0);
+    vp := mark_v(0);
+    for i in 1 to N_SLOTS - 1 loop
+      if to_integer(unsigned(cap_slot)) = i then
+        mh := mark(i);
+        vh := mark_v(i);
+      end if;
+      if to_integer(unsigned(slot)) = i then
+        mp := mark(i);
+        vp := mark_v(i);
+      end if;
+    end loop;
+    head_stale <= '0';
+    if vh = '1' and before(unsigned(cap_rpos), mh) then
+      head_stale <= '1';
+    end if;
+    head_cand <= '0';
+    if vp = '1' and before(unsigned(cap_rpos), mp) then
+      head_cand <= '1';
+    end if;
+    head_ccand <= '0';
+    if cmark_v = '1' and before(unsigned(cap_rpos), cmark) then
+      head_ccand <= '1';
+    end if;
+    head_old <= '0';
+    if smark_v = '1' and before(unsigned(cap_rpos), smark) then
+      head_old <= '1';
+    end if;
+  end process;
+
+  batched_now <= not fresh;
+  stamp_hi <= MARKER & '0' & batched_now & std_logic_vector(seq) & ns(47 downto 32);
+
+  -- RAM read address: the step's word of the slot's row, or the window's
+  r_raddr <= win_slot & win_word when st = S_IDLE or st = S_WIN or st = S_WGAP else
+             slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
+               when st = S_LOAD else
+             slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
+             slot & std_logic_vector(to_unsigned(W_CTRL, 5)) when st = S_RCA0 and step = 0 else
+             slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA0 and step = 1 else
+             slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
+             slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
+             slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
+             slot & std_logic_vector(to_unsigned(upd_word(to_integer(step(3 downto 0))), 5));
+
+  process (clk)
+    variable u    : natural range 0 to 15;
+    variable old  : unsigned(31 downto 0);
+    variable inc  : unsigned(15 downto 0);
+    variable w    : natural range 0 to 31;
+  begin
+    if rising_edge(clk) then
+      r_we <= '0';
+      cap_pop <= '0';
+      win_ack <= '0';
+      ev_valid <= '0';
+      if rst = '1' then
+        st <= S_INIT;
+        step <= (others => '0');
+        win_turn <= '0';
+        dv <= '0';
+        dwr <= '0';
+        daddr <= (others => '0');
+        wsel <= '0';
+        r_waddr <= (others => '0');
+        r_wdata <= (others => '0');
+        d_len <= (others => '0');
+        slot <= (others => '0');
+        kind <= '0';
+        lost <= (others => '0');
+        ncapt <= (others => '0');
+        nbatch <= (others => '0');
+        nempty <= (others => '0');
+        mark <= (others => (others => '0'));
+        mark_v <= (others => '0');
+        smark <= (others => '0');
+        smark_v <= '0';
+        cmark <= (others => '0');
+        cmark_v <= '0';
+        fresh <= '0';
+        ns <= (others => '0');
+        en <= '0';
+        cause_en <= '0';
+        base <= (others => '0');
+        count <= (others => '0');
+        sw <= (others => '0');
+        stw <= (others => '0');
+        dnw <= (others => '0');
+        cfg_bad <= '0';
+        idx <= (others => '0');
+        eoff <= (others => '0');
+        seq <= (others => '0');
+        mcand <= (others => '0');
+        mplier <= (others => '0');
+        left <= (others => '0');
+        nstamp <= (others => '0');
+        err <= '0';
+        cause_ok <= '0';
+        cause_val <= (others => '0');
+        ne <= (others => '0');
+        blen <= (others => '0');
+        nd <= (others => '0');
+        alldone <= '0';
+        wc <= (others => '0');
+        ev_slot <= (others => '0');
+      else
+        -- a pop moves the head past the last stale entry of a slot
+        if cap_pop = '1' then
+          for i in 0 to N_SLOTS - 1 loop
+            if mark(i) = unsigned(cap_rpos) + 1 then
+              mark_v(i) <= '0';
+            end if;
+          end loop;
+          if smark = unsigned(cap_rpos) + 1 then
+            smark_v <= '0';
+          end if;
+          if cmark = unsigned(cap_rpos) + 1 then
+            cmark_v <= '0';
+          end if;
+        end if;
+        -- the pass's first cause read runs beside the row load
+        if cause_busy = '1' then
+          if d_ready = '1' then
+            dv <= '0';
+          end if;
+          if d_rd_valid = '1' then
+            cause_val <= cause_val or d_rd_data;
+          end if;
+          if d_done = '1' then
+            cause_busy <= '0';
+            if d_err /= "00" then
+              cerr <= '1';
+            else
+              cause_ok <= '1';
+              cmark <= unsigned(cap_wpos);
+              cmark_v <= '1';
+            end if;
+          end if;
+        end if;
+
+        -- the mark of this pass's ring read, settle clocks after its boundary
+        if mc_run = '1' then
+          if mc = 0 then
+            for i in 0 to N_SLOTS - 1 loop
+              if i = to_integer(unsigned(slot)) then
+                mark(i) <= unsigned(cap_wpos);
+                mark_v(i) <= '1';
+              end if;
+            end loop;
+            drawn <= '1';
+            mc_run <= '0';
+          else
+            mc <= mc - 1;
+          end if;
+        end if;
+        case st is
+          when S_INIT =>
+            -- every row to the register map's reset values
+            r_we <= '1';
+            r_waddr <= std_logic_vector(step);
+            r_wdata <= reset_of(to_integer(step(4 downto 0)));
+            step <= step + 1;
+            if step = 255 then
+              st <= S_IDLE;
+            end if;
+
+          when S_IDLE =>
+            step <= (others => '0');
+            if win_req = '1' and (win_turn = '1' or cap_empty = '1') then
+              -- the window word's read is under way (r_raddr follows win_*)
+              win_turn <= '0';
+              st <= S_WIN;
+            elsif cap_empty = '0' then
+              win_turn <= '1';
+              slot <= cap_slot;
+              kind <= cap_kind;
+              lost <= resize(unsigned(cap_lost), 16);
+              ncapt <= (0 => cap_kind, others => '0');
+              nbatch <= (others => '0');
+              nempty <= (others => '0');
+              fresh <= not head_stale;
+              for i in 0 to N_SLOTS - 1 loop
+                if i = to_integer(unsigned(cap_slot)) then
+                  smark <= mark(i);
+                  smark_v <= mark_v(i);
+                end if;
+              end loop;
+              -- last_data straight into the row (the write port is free)
+              if cap_kind = '1' then
+                r_we <= '1';
+                r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
+                r_wdata <= x"0000" & cap_data;
+              end if;
+              ns <= cap_ns;
+              cap_pop <= '1';
+              nstamp <= (others => '0');
+              err <= '0';
+              cause_ok <= '0';
+              cerr <= '0';
+              st <= S_RCA0;
+            end if;
+
+          when S_WIN =>
+            -- the read issued in S_IDLE is on r_rdata
+            w := to_integer(unsigned(win_word));
+            win_ack <= '1';
+            r_waddr <= win_slot & win_word;
+            if win_write = '1' then
+              if writable(w) then
+                r_we <= '1';
+                r_wdata <= win_wdata;
+              end if;
+            elsif w = W_CAUSE_ACC then
+              r_we <= '1';      -- read clears
+              r_wdata <= (others => '0');
+            end if;
+            -- the window holds win_req until it sees the ack: one clock
+            -- apart so the same access is not served twice
+            st <= S_WGAP;
+
+          when S_WGAP =>
+            st <= S_IDLE;
+
+          when S_LOAD =>
+            step <= step + 1;
+            if step /= 0 then
+              u := to_integer(step(3 downto 0)) - 1;
+              case u is  -- the load order of load_word
+                when 0 =>
+                  en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
+                  cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
+                when 1 => base(29 downto 0) <= unsigned(r_rdata(31 downto 2));
+                when 2 => base(61 downto 30) <= unsigned(r_rdata);
+                when 3 => count <= unsigned(r_rdata(15 downto 0));
+                when 4 =>
+                  sw <= unsigned(r_rdata(9 downto 2));
+                  cfg_bad <= '0';
+                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
+                    cfg_bad <= '1';
+                  end if;
+                when 5 =>
+                  stw <= unsigned(r_rdata(9 downto 2));
+                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
+                    cfg_bad <= '1';
+                  end if;
+                when 6 =>
+                  dnw <= unsigned(r_rdata(9 downto 2));
+                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
+                    cfg_bad <= '1';
+                  end if;
+                when 7 => null;   -- done_mask: read again during S_READ
+                when 8 => settle <= unsigned(r_rdata(3 downto 0));
+                when 9 => null;
+                when 10 => idx <= unsigned(r_rdata(15 downto 0));
+                when others => seq <= unsigned(r_rdata(7 downto 0));   -- stamped
+              end case;
+            end if;
+            if step = N_LOAD then
+              left <= count - 1;   -- a ring never holds more completed entries
+              if kind = '0' then
+                st <= S_UPD;
+                step <= (others => '0');
+              else
+                -- eoff = idx * sw by shift and add (the index may have been
+                -- written by the driver)
+                mcand <= resize(idx, 24);
+                mplier <= sw;
+                eoff <= (others => '0');
+                step <= (others => '0');
+                st <= S_MUL;
+              end if;
+            end if;
+
+          when S_MUL =>
+            step <= step + 1;
+            if mplier(0) = '1' then
+              eoff <= eoff + mcand;
+            end if;
+            mcand <= mcand(22 downto 0) & '0';
+            mplier <= '0' & mplier(7 downto 1);
+            if step = 7 then
+              st <= S_CWAIT;
+            end if;
+
+          when S_CWAIT =>
+            -- the cause read started in S_RCA0 must be done before the ring
+            -- is read (its completion orders the NIC's descriptor writes)
+            if cause_busy = '0' and cap_pop = '0' then
+              if cerr = '1' then
+                err <= '1';
+                step <= (others => '0');
+                st <= S_UPD;
+              else
+                st <= S_PLAN0;
+              end if;
+            end if;
+
+          when S_RCA0 =>
+            -- control word and cause address first: the cause read goes out
+            -- while the rest of the row loads, so the NIC re-arms early
+            step <= step + 1;
+            if step = 1 then
+              cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
+            elsif step = 2 then
+              daddr(29 downto 0) <= unsigned(r_rdata(31 downto 2));
+            elsif step = 3 then
+              daddr(61 downto 30) <= unsigned(r_rdata);
+              if cause_en = '1' and kind = '1' then
+                dv <= '1';
+                dwr <= '0';
+                d_len <= "00001";
+                cause_busy <= '1';
+              end if;
+              step <= (others => '0');
+              st <= S_LOAD;
+            end if;
+
+          when S_RCA =>
+            -- the cause address again (daddr held ring addresses)
+            step <= step + 1;
+            if step = 1 then
+              daddr(29 downto 0) <= unsigned(r_rdata(31 downto 2));
+            elsif step = 2 then
+              daddr(61 downto 30) <= unsigned(r_rdata);
+              rearm <= '0';
+              dv <= '1';
+              dwr <= '0';
+              d_len <= "00001";
+              st <= S_CAUSE;
+            end if;
+
+          when S_CAUSE =>
+            if d_ready = '1' then
+              dv <= '0';
+            end if;
+            if d_rd_valid = '1' then
+              cause_val <= cause_val or d_rd_data;   -- a pass may read it twice
+            end if;
+            if d_done = '1' then
+              if d_err /= "00" then
+                err <= '1';
+                st <= S_UPD;
+                step <= (others => '0');
+              else
+                cause_ok <= '1';
+                cmark <= unsigned(cap_wpos);
+                cmark_v <= '1';
+                st <= S_PLAN0;
+              end if;
+            end if;
+
+          when S_PLAN0 =>
+            -- eoff = idx * sw (kept as the index moves); the index must be
+            -- inside the ring and the fields inside an entry
+            if en = '0' or count = 0 or cfg_bad = '1' or sw < 2 or stw + 1 >= sw or dnw >= sw
+               or idx >= count or left = 0 then
+              st <= S_UPD;
+              step <= (others => '0');
+            else
+              daddr <= ent_addr;   -- done word of entry idx
+              ne <= to_unsigned(1, 5);
+              blen <= to_unsigned(1, 5);
+              st <= S_PLAN;
+            end if;
+
+          when S_PLAN =>
+            -- grow the burst by one entry while it stays within 16 words,
+            -- the 4 KiB page, the ring's end and the capture's allowance
+            if resize(idx, 17) + resize(ne, 17) < resize(count, 17) and
+               resize(ne, 16) < left and
+               resize(blen, 9) + resize(sw, 9) <= 16 and
+               resize(daddr(9 downto 0), 11) + resize(blen, 11) + resize(sw, 11) <= 1024 then
+              ne <= ne + 1;
+              blen <= blen + resize(sw, 5);
+            else
+              dv <= '1';
+              dwr <= '0';
+              d_len <= std_logic_vector(blen);
+              drawn <= '0';
+              mc_run <= '0';
+              nd <= (others => '0');
+              alldone <= '1';
+              wc <= (others => '0');
+              st <= S_READ;
+            end if;
+
+          when S_READ =>
+            if d_ready = '1' then
+              dv <= '0';
+            end if;
+            if d_rd_valid = '1' then
+              if wc = 0 then
+                if alldone = '1' and (d_rd_data and r_rdata) /= x"00000000" then  -- r_rdata: done_mask
+                  nd <= nd + 1;
+                else
+                  if alldone = '1' then
+                    -- the boundary: this entry was not written when read
+                    mc_run <= '1';
+                    mc <= settle_m1;
+                  end if;
+                  alldone <= '0';
+                end if;
+                wc <= sw - 1;
+              else
+                wc <= wc - 1;
+              end if;
+            end if;
+            if d_done = '1' then
+              if d_err /= "00" then
+                err <= '1';
+                st <= S_UPD;
+                step <= (others => '0');
+              else
+                step <= (others => '0');
+                st <= S_SETTLE;
+              end if;
+            end if;
+
+          when S_SETTLE =>
+            if drawn = '1' then
+              st <= S_CHK;
+            elsif mc_run = '0' then
+              -- every entry read was done: the boundary is the read's end
+              mc_run <= '1';
+              mc <= settle_m1;
+            end if;
+
+          when S_CHK =>
+            if nd = 0 then
+              -- every entry of the burst was done: the ring may hold more
+              if alldone = '1' and left /= 0 then
+                st <= S_PLAN0;
+              elsif rearm = '1' and cause_en = '1' then
+                -- the NIC's cause was set again by the capture taken over,
+                -- and stays set (no MSI) until read: read it, then look at
+                -- the ring again for what completed meanwhile
+                step <= (others => '0');
+                st <= S_RCA;
+              else
+                st <= S_UPD;
+                step <= (others => '0');
+              end if;
+            elsif cap_pop = '1' then
+              null;   -- the pop takes effect at this edge: the head is stale
+            elsif fresh = '0' and same_next = '1' and head_old = '1' then
+              -- a stale capture of this slot (its entry was stamped by an
+              -- earlier pass): counted as empty, its time unused
+              cap_pop <= '1';
+              lost <= lost + unsigned(cap_lost);
+              ncapt <= ncapt + 1;
+              nempty <= nempty + 1;
+              rearm <= '1';
+            elsif fresh = '0' and same_next = '1' and head_cand = '1' and
+                  (cause_en = '0' or head_ccand = '1') then
+              -- the MSI of an entry this read saw: its time for this entry
+              cap_pop <= '1';
+              lost <= lost + unsigned(cap_lost);
+              ncapt <= ncapt + 1;
+              rearm <= '1';
+              ns <= cap_ns;
+              r_we <= '1';
+              r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
+              r_wdata <= x"0000" & cap_data;
+              fresh <= '1';
+            else
+              daddr <= ent_addr;   -- stamp field of entry idx
+              dv <= '1';
+              dwr <= '1';
+              d_len <= "00010";
+              wsel <= '0';
+              st <= S_WRITE;
+            end if;
+
+          when S_WRITE =>
+            if d_ready = '1' then
+              dv <= '0';
+            end if;
+            if d_wd_ready = '1' then
+              wsel <= '1';
+            end if;
+            if d_done = '1' then
+              if d_err /= "00" then
+                err <= '1';
+                st <= S_UPD;
+                step <= (others => '0');
+              else
+                nstamp <= nstamp + 1;
+                if fresh = '0' then
+                  nbatch <= nbatch + 1;
+                end if;
+                fresh <= '0';
+                seq <= seq + 1;
+                left <= left - 1;
+                nd <= nd - 1;
+                if idx + 1 = count then
+                  idx <= (others => '0');
+                  eoff <= (others => '0');
+                else
+                  idx <= idx + 1;
+                  eoff <= eoff + sw;
+                end if;
+                st <= S_CHK;
+              end if;
+            end if;
+
+          when S_UPD =>
+            -- read-modify-write of the row's counters and state
+            step <= step + 1;
+            if step /= 0 then
+              u := to_integer(step(3 downto 0)) - 1;
+              old := unsigned(r_rdata);
+              inc := (others => '0');
+              case u is  -- the order of upd_word
+                when 0 =>
+                  inc := ncapt;
+                when 1 =>
+                  inc := nstamp;
+                when 2 =>
+                  inc := nbatch;
+                when 3 =>
+                  inc := nempty;
+                  if kind = '1' and nstamp = 0 and err = '0' then inc := nempty + 1; end if;
+                when 4 =>
+                  inc := lost;
+                when 5 =>
+                  inc := (0 => err, others => '0');   -- whole words only (GHDL synthesis)
+                when others =>
+                  null;
+              end case;
+              r_wdata <= std_logic_vector(old + inc);
+              case u is  -- the order of upd_word
+                when 6 =>
+                  if cause_ok = '1' then r_wdata <= cause_val; end if;
+                when 7 =>
+                  if cause_ok = '1' then r_wdata <= std_logic_vector(old) or cause_val; end if;
+                when 8 =>
+                  if kind = '1' then r_wdata <= ns(31 downto 0); end if;
+                when 9 =>
+                  if kind = '1' then
+                    r_wdata <= MARKER & "00" & std_logic_vector(seq - nstamp(7 downto 0))
+                               & ns(47 downto 32);
+                  end if;
+                when 10 =>
+                  null;   -- last_data was written at the pop
+                when 11 =>
+                  if nstamp /= 0 then r_wdata <= x"0000" & std_logic_vector(idx); end if;
+                when others =>
+                  null;
+              end case;
+              r_we <= '1';
+              r_waddr <= slot & std_logic_vector(to_unsigned(upd_word(u), 5));
+            end if;
+            if step = N_UPD then
+              st <= S_EV;
+            end if;
+
+          when S_EV =>
+            if kind = '1' then
+              ev_valid <= '1';
+              ev_slot <= slot;
+            end if;
+            st <= S_IDLE;
+        end case;
+      end if;
+    end if;
+  end process;
+
+  settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
+
+  -- the RAM output holds the window word until the clock after the ack
+  -- (the read address stays on the window through S_WGAP)
+  win_rdata <= r_rdata;
+  d_valid   <= dv;
+  d_write   <= dwr;
+  d_addr    <= std_logic_vector(daddr);
+  d_wd_data <= ns(31 downto 0) when wsel = '0' else stamp_hi;
+  busy      <= '0' when st = S_IDLE and cap_empty = '1' else '1';
+  init      <= '1' when st = S_INIT else '0';
+end architecture;
