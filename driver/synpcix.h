@@ -6,9 +6,8 @@
  * binding (synpcix_main.c), the PTP hardware clock (synpcix_ptp.c) and the
  * sysfs view of the PPS servo (synpcix_sysfs.c).
  *
- * There is no in-kernel slot API yet: MSI capture slots, their doorbells and
- * the card's interrupt block are defined by the PCI gateware (issue 3), and
- * an API with nothing behind it would be a stub. It is added with them.
+ * The MSI capture slots and their in-kernel API (include/synpcix_slot.h)
+ * are in synpcix_slot.c on top of core/synpcix_slot.c.
  */
 #ifndef SYNPCIX_H
 #define SYNPCIX_H
@@ -17,7 +16,12 @@
 #include <linux/mutex.h>
 #include <linux/ptp_clock_kernel.h>
 
+#include <linux/atomic.h>
+#include <linux/list.h>
+
 #include "synpcix_hw.h"
+#include "synpcix_slot.h"		/* core */
+#include "include/synpcix_slot.h"	/* kernel API */
 
 /* EXTTS channel 0 is the PPS input; channel 1 + i is event input i. */
 #define SYNPCIX_EXTTS_PPS 0
@@ -41,9 +45,28 @@ struct synpcix {
 	u64 extts_unknown;		/* stamps for channels not enabled */
 
 	const char *irq_kind;		/* "MSI", "INTx" or "none" */
+	int nvec;			/* vectors allocated (0: none) */
+
+	/* MSI slots; protected by synpcix_slots_mutex (synpcix_slot.c) */
+	struct list_head card_node;	/* on the list of bound cards */
+	bool dying;			/* card going away: no new holders */
+	struct synpcix_slot *slot[SPX_MAX_SLOTS];
+	atomic_t slots_held;		/* aux worker keeps ref_ns fresh */
+	atomic64_t ref_ns;		/* recent card time for stamp extension */
+	phys_addr_t regs_phys;		/* CPU physical address of the window */
 };
 
+/* Per-slot sysfs files: dev_ext_attribute var = slot << 8 | file. */
+enum synpcix_slot_file {
+	SF_ENABLED, SF_INDEX, SF_CAPTURES, SF_STAMPED, SF_BATCHED, SF_EMPTY,
+	SF_OVERFLOW, SF_DMA_ERRORS, SF_CAUSE_LAST, SF_LAST_DATA, SF_OWNER,
+};
+ssize_t synpcix_slot_file_show(struct device *dev, struct device_attribute *attr,
+			       char *buf);
+
 int synpcix_ptp_register(struct synpcix *sp);
+int synpcix_slots_register(struct synpcix *sp);
+void synpcix_refresh_ref(struct synpcix *sp);
 extern const struct attribute_group *synpcix_groups[];
 
 #endif /* SYNPCIX_H */

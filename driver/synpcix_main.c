@@ -9,6 +9,8 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/version.h>
+#include <linux/dma-mapping.h>
+#include <linux/log2.h>
 
 #include "synpcix.h"
 #include "synpcix_pci_ids.h"
@@ -82,28 +84,51 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return err;
 
 	/*
-	 * The card masters the bus for its MSI writes (and later its DMA).
-	 * One vector for now; the interrupt sources behind it (irq block) come
-	 * with the PCI gateware, until then inputs are polled. A card without
-	 * any interrupt still keeps time, so failure here is not fatal.
+	 * The card masters the bus for its stamp DMA and MSI writes. Vectors:
+	 * one per slot (slot i raises MSI vector i; a multi-message MSI count
+	 * is a power of two), else a single MSI vector or INTx that all slots
+	 * share (synpcix_slot_irq). A card without any interrupt still keeps
+	 * time and stamps, so failure here is not fatal.
 	 */
 	pci_set_master(pdev);
-	nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_INTX);
+	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	sp->hw.dma_bits = 64;
+	if (err) {
+		err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
+		sp->hw.dma_bits = 32;
+	}
+	if (err)
+		dev_warn(dev, "no usable DMA mask (%d): rings must be below 4 GiB\n", err);
+	nvec = -ENOSPC;
+	if (sp->hw.n_slots > 1) {
+		int want = roundup_pow_of_two(sp->hw.n_slots);
+
+		nvec = pci_alloc_irq_vectors(pdev, want, want, PCI_IRQ_MSI);
+	}
+	if (nvec < 0)
+		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_INTX);
 	if (nvec < 0) {
 		dev_warn(dev, "no interrupt vector (%d): inputs are polled\n", nvec);
 		sp->irq_kind = "none";
+		sp->nvec = 0;
 	} else {
 		sp->irq_kind = pdev->msi_enabled ? "MSI" : "INTx";
+		sp->nvec = nvec;
 	}
+	sp->regs_phys = pci_resource_start(pdev, bar);
 
 	pci_set_drvdata(pdev, sp);
 	err = synpcix_ptp_register(sp);
 	if (err)
 		return err;
+	/* last: its teardown runs first, while PHC and BAR are still there */
+	err = synpcix_slots_register(sp);
+	if (err)
+		return err;
 
-	dev_info(dev, "SynPCI-X build %08x, %u Hz, %u event input(s), %u MSI slot(s), %u blocks, %s, PHC ptp%d\n",
+	dev_info(dev, "SynPCI-X build %08x, %u Hz, %u event input(s), %u MSI slot(s), %u blocks, %d %s vector(s), PHC ptp%d\n",
 		 sp->hw.build, sp->hw.clk_hz, sp->hw.n_events, sp->hw.n_slots,
-		 sp->hw.n_blocks, sp->irq_kind, ptp_clock_index(sp->ptp));
+		 sp->hw.n_blocks, sp->nvec, sp->irq_kind, ptp_clock_index(sp->ptp));
 	return 0;
 }
 
@@ -115,6 +140,6 @@ static struct pci_driver synpcix_driver = {
 };
 module_pci_driver(synpcix_driver);
 
-MODULE_DESCRIPTION("SynPCI-X GPS-disciplined PCI timing card: PTP hardware clock");
+MODULE_DESCRIPTION("SynPCI-X GPS-disciplined PCI timing card: PTP hardware clock, MSI capture slots");
 MODULE_AUTHOR("SynPCI-X project");
 MODULE_LICENSE("GPL");

@@ -23,6 +23,13 @@
  */
 #define SYNPCIX_POLL_MS 10
 
+/*
+ * Reference time for the 48-bit slot stamps (synpcix_slot_stamp): refreshed
+ * this often while a slot is held, so it is never more than about a second
+ * (plus worker latency) old; stamps decode right within 2^47 ns (39 h) of it.
+ */
+#define SYNPCIX_REF_MS 1000
+
 #define SYNPCIX_EXTTS_FLAGS (PTP_ENABLE_FEATURE | PTP_RISING_EDGE | \
 			     PTP_FALLING_EDGE | PTP_STRICT_FLAGS)
 #define SYNPCIX_PEROUT_FLAGS PTP_PEROUT_DUTY_CYCLE
@@ -50,15 +57,23 @@ static int synpcix_settime64(struct ptp_clock_info *info,
 			     const struct timespec64 *ts)
 {
 	struct synpcix *sp = info_to_sp(info);
+	int err;
 
 	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
 		return -EINVAL;
-	return spx_set_time(&sp->hw, timespec64_to_ns(ts));
+	err = spx_set_time(&sp->hw, timespec64_to_ns(ts));
+	/* a step moves the stamps' time base: follow it at once */
+	synpcix_refresh_ref(sp);
+	return err;
 }
 
 static int synpcix_adjtime(struct ptp_clock_info *info, s64 delta)
 {
-	return spx_adj_time(&info_to_sp(info)->hw, delta);
+	struct synpcix *sp = info_to_sp(info);
+	int err = spx_adj_time(&sp->hw, delta);
+
+	synpcix_refresh_ref(sp);
+	return err;
 }
 
 static int synpcix_adjfine(struct ptp_clock_info *info, long scaled_ppm)
@@ -223,13 +238,17 @@ static long synpcix_aux_work(struct ptp_clock_info *info)
 	struct device *dev = &sp->pdev->dev;
 	struct spx_event ev;
 	unsigned int n;
+	bool slots = atomic_read(&sp->slots_held) > 0;
 	u64 ns;
 	int ret;
 
+	if (slots)
+		synpcix_refresh_ref(sp);
 	mutex_lock(&sp->lock);
 	if (!sp->extts_on) {
 		mutex_unlock(&sp->lock);
-		return -1;	/* idle: enable reschedules */
+		/* idle: enable and synpcix_slot_get reschedule */
+		return slots ? msecs_to_jiffies(SYNPCIX_REF_MS) : -1;
 	}
 	if (test_bit(SYNPCIX_EXTTS_PPS, &sp->extts_on) &&
 	    spx_pps_poll(&sp->hw, &ns) == 1)

@@ -158,6 +158,175 @@ static ssize_t build_id_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(build_id);
 
+/* ---- capture unit: card-wide files, present with the msi_slots block ---- */
+
+static ssize_t n_slots_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_sp(dev)->hw.n_slots);
+}
+static DEVICE_ATTR_RO(n_slots);
+
+static ssize_t slot_latch_ns_show(struct device *dev, struct device_attribute *attr,
+				  char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", dev_to_sp(dev)->hw.latch_ns);
+}
+static DEVICE_ATTR_RO(slot_latch_ns);
+
+static ssize_t irq_vectors_show(struct device *dev, struct device_attribute *attr,
+				char *buf)
+{
+	struct synpcix *sp = dev_to_sp(dev);
+
+	return sysfs_emit(buf, "%d %s\n", sp->nvec, sp->irq_kind);
+}
+static DEVICE_ATTR_RO(irq_vectors);
+
+static ssize_t irq_raised_show(struct device *dev, struct device_attribute *attr,
+			       char *buf)
+{
+	u32 v;
+	int err = spx_irq_raised(&dev_to_sp(dev)->hw, &v);
+
+	return err ? err : sysfs_emit(buf, "%u\n", v);
+}
+static DEVICE_ATTR_RO(irq_raised);
+
+static ssize_t irq_pending_show(struct device *dev, struct device_attribute *attr,
+				char *buf)
+{
+	u32 v;
+	int err = spx_irq_pending(&dev_to_sp(dev)->hw, &v);
+
+	return err ? err : sysfs_emit(buf, "0x%02x\n", v);
+}
+static DEVICE_ATTR_RO(irq_pending);
+
+static ssize_t irq_gap_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	unsigned int v;
+	int err = spx_irq_get_gap(&dev_to_sp(dev)->hw, &v);
+
+	return err ? err : sysfs_emit(buf, "%u\n", v);
+}
+
+static ssize_t irq_gap_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	unsigned int v;
+	int err = kstrtouint(buf, 0, &v);
+
+	if (err)
+		return err;
+	err = spx_irq_set_gap(&dev_to_sp(dev)->hw, v);
+	return err ? err : count;
+}
+static DEVICE_ATTR_RW(irq_gap);
+
+static ssize_t dma_errors_show(struct device *dev, struct device_attribute *attr,
+			       char *buf)
+{
+	struct spx_dma_status st;
+	int err = spx_dma_status(&dev_to_sp(dev)->hw, &st);
+
+	return err ? err : sysfs_emit(buf, "%u\n", st.errors);
+}
+static DEVICE_ATTR_RO(dma_errors);
+
+static struct attribute *synpcix_capture_attrs[] = {
+	&dev_attr_n_slots.attr,
+	&dev_attr_slot_latch_ns.attr,
+	&dev_attr_irq_vectors.attr,
+	&dev_attr_irq_raised.attr,
+	&dev_attr_irq_pending.attr,
+	&dev_attr_irq_gap.attr,
+	&dev_attr_dma_errors.attr,
+	NULL
+};
+
+static umode_t synpcix_capture_visible(struct kobject *kobj, struct attribute *attr,
+				       int n)
+{
+	struct synpcix *sp = dev_to_sp(kobj_to_dev(kobj));
+
+	if (!sp || !sp->hw.present[SPX_BLK_MSI_SLOTS])
+		return 0;
+	if (attr == &dev_attr_irq_raised.attr || attr == &dev_attr_irq_pending.attr ||
+	    attr == &dev_attr_irq_gap.attr)
+		return sp->hw.present[SPX_BLK_IRQ] ? attr->mode : 0;
+	if (attr == &dev_attr_dma_errors.attr)
+		return sp->hw.present[SPX_BLK_DMA] ? attr->mode : 0;
+	return attr->mode;
+}
+
+static const struct attribute_group synpcix_capture_group = {
+	.attrs = synpcix_capture_attrs,
+	.is_visible = synpcix_capture_visible,
+};
+
+/* ---- per slot: slotN/ for each slot the card has ---- */
+
+static umode_t synpcix_slot_visible(struct kobject *kobj, struct attribute *attr,
+				    int n)
+{
+	struct synpcix *sp = dev_to_sp(kobj_to_dev(kobj));
+	struct device_attribute *da = container_of(attr, struct device_attribute, attr);
+	struct dev_ext_attribute *ea = container_of(da, struct dev_ext_attribute, attr);
+	unsigned long nr = (unsigned long)ea->var >> 8;
+
+	return sp && nr < sp->hw.n_slots ? attr->mode : 0;
+}
+
+#define SLOT_FILE(n, name, f)						\
+	static struct dev_ext_attribute slot##n##_##name = {		\
+		__ATTR(name, 0444, synpcix_slot_file_show, NULL),	\
+		(void *)(((n) << 8) | (f))				\
+	}
+#define SLOT_GROUP(n)							\
+	SLOT_FILE(n, enabled, SF_ENABLED);				\
+	SLOT_FILE(n, index, SF_INDEX);					\
+	SLOT_FILE(n, captures, SF_CAPTURES);				\
+	SLOT_FILE(n, stamped, SF_STAMPED);				\
+	SLOT_FILE(n, batched, SF_BATCHED);				\
+	SLOT_FILE(n, empty, SF_EMPTY);					\
+	SLOT_FILE(n, overflow, SF_OVERFLOW);				\
+	SLOT_FILE(n, dma_errors, SF_DMA_ERRORS);			\
+	SLOT_FILE(n, cause_last, SF_CAUSE_LAST);			\
+	SLOT_FILE(n, last_data, SF_LAST_DATA);				\
+	SLOT_FILE(n, owner, SF_OWNER);					\
+	static struct attribute *slot##n##_attrs[] = {			\
+		&slot##n##_enabled.attr.attr,				\
+		&slot##n##_index.attr.attr,				\
+		&slot##n##_captures.attr.attr,				\
+		&slot##n##_stamped.attr.attr,				\
+		&slot##n##_batched.attr.attr,				\
+		&slot##n##_empty.attr.attr,				\
+		&slot##n##_overflow.attr.attr,				\
+		&slot##n##_dma_errors.attr.attr,			\
+		&slot##n##_cause_last.attr.attr,			\
+		&slot##n##_last_data.attr.attr,				\
+		&slot##n##_owner.attr.attr,				\
+		NULL							\
+	};								\
+	static const struct attribute_group slot##n##_group = {	\
+		.name = "slot" #n,					\
+		.attrs = slot##n##_attrs,				\
+		.is_visible = synpcix_slot_visible,			\
+	}
+
+/* SPX_MAX_SLOTS (8) groups: the window selects at most eight slots */
+SLOT_GROUP(0);
+SLOT_GROUP(1);
+SLOT_GROUP(2);
+SLOT_GROUP(3);
+SLOT_GROUP(4);
+SLOT_GROUP(5);
+SLOT_GROUP(6);
+SLOT_GROUP(7);
+static_assert(SPX_MAX_SLOTS == 8);
+
 static struct attribute *synpcix_attrs[] = {
 	&dev_attr_build_id.attr,
 	&dev_attr_events_lost.attr,
@@ -211,5 +380,8 @@ static const struct attribute_group synpcix_pps_group = {
 const struct attribute_group *synpcix_groups[] = {
 	&synpcix_group,
 	&synpcix_pps_group,
+	&synpcix_capture_group,
+	&slot0_group, &slot1_group, &slot2_group, &slot3_group,
+	&slot4_group, &slot5_group, &slot6_group, &slot7_group,
 	NULL
 };

@@ -12,7 +12,7 @@ ifneq ($(SIM_VLIBS),)
 COSIM_DIR := $(BUILD)/cosim
 COSIM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Idriver/core \
 	-Idriver/os/user -I$(GEN) -I$(SIM_SRC)
-COSIM_CORE := driver/core/synpcix_hw.c driver/os/user/synpcix_osdep.c \
+COSIM_CORE := driver/core/synpcix_hw.c driver/core/synpcix_slot.c driver/os/user/synpcix_osdep.c \
 	tests/driver/cosim.c
 COSIM_HDRS := $(wildcard driver/core/*.h driver/os/user/*.h) $(SIM_HDRS)
 
@@ -29,7 +29,7 @@ $(COSIM_DIR)/cosim.o: tests/driver/cosim.c $(COSIM_HDRS)
 	@mkdir -p $(COSIM_DIR)
 	$(CC) $(COSIM_CFLAGS) -c $< -o $@
 
-$(COSIM_DIR)/cosim: $(COSIM_DIR)/cosim.o $(COSIM_DIR)/synpcix_hw.o \
+$(COSIM_DIR)/cosim: $(COSIM_DIR)/cosim.o $(COSIM_DIR)/synpcix_hw.o $(COSIM_DIR)/synpcix_slot.o \
 		$(COSIM_DIR)/synpcix_osdep.o $(SIM_MODEL_OBJS) $(SIM_VLIBS) $(SIM_VRT)
 	$(CXX) -o $@ $^ -lm -pthread
 

@@ -28,7 +28,8 @@ modules: $(REGS_H)
 	@cp -pR msi-redirect/. $(KMOD)/msi_redirect/
 	@{ $(MAKE) $(KBUILD_ARGS) M=$(KMOD)/synpcix modules && \
 	   $(MAKE) $(KBUILD_ARGS) M=$(KMOD)/msi_redirect \
-		SYNPCIX_INC=$(KMOD)/synpcix/core modules; \
+		SYNPCIX_INC=$(KMOD)/synpcix/core SYNPCIX_API=$(KMOD)/synpcix/include \
+		KBUILD_EXTRA_SYMBOLS=$(KMOD)/synpcix/Module.symvers modules; \
 	   echo $$? >$(KMOD)/build.rc; } 2>&1 | tee $(KMOD)/build.log; \
 	 w=$$(grep -c -E 'warning:|error:' $(KMOD)/build.log); \
 	 echo "modules: kernel $(KREL), W=$(KW) C=$(KC): $$w warning/error line(s)"; \

@@ -21,11 +21,13 @@
  * when the kernel has written a new one it becomes the value to restore and
  * the redirect is put back, with a log line, so neither side loses.
  *
- * The doorbell of slot N is defined by the card's PCI gateware (issue 3).
- * Until it exists, attach finds the target device, checks it fully, then
- * refuses: "no SynPCI-X card" when none is bound, or that the card has no
- * slots yet. The redirect path below it (IOMMU mapping, message rewrite,
- * restore) is in place for that day.
+ * The slot comes from synpcix.ko's slot API (include/synpcix_slot.h): SLOT
+ * is the slot number on the first bound card that has it free. The slot is
+ * held while the redirect lasts (its owner file in sysfs names the device),
+ * and the card's driver tells us through revoke() before it goes away; the
+ * bus notifier below usually restores first (UNBIND_DRIVER of the card).
+ * The device's message data becomes the slot's tag (0x53NN), so the card's
+ * last_data shows which writes came from us.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,6 +43,7 @@
 #include <linux/msi.h>
 
 #include "synpcix_pci_ids.h"
+#include "synpcix_slot.h"
 
 #define MSIR_WATCH_MS 1000
 
@@ -55,9 +58,10 @@ struct msir_msg {
 struct msir {
 	struct list_head node;
 	struct pci_dev *pdev;		/* redirected device (reference held) */
-	struct pci_dev *card;		/* card whose doorbell we use (ref) */
+	struct synpcix_slot *slot;	/* held slot of the card */
+	struct pci_dev *card;		/* its card (referenced by the slot) */
 	unsigned int vector;
-	unsigned int slot;
+	unsigned int slot_nr;		/* slot number asked for */
 	bool msix;
 	void __iomem *msix_entry;	/* mapped MSI-X table entry */
 	struct msir_msg orig;		/* to restore */
@@ -165,7 +169,7 @@ static void msir_free(struct msir *r)
 {
 	if (r->msix_entry)
 		iounmap(r->msix_entry);
-	pci_dev_put(r->card);
+	synpcix_slot_put(r->slot);	/* NULL or ERR_PTR: nothing */
 	pci_dev_put(r->pdev);
 	kfree(r);
 }
@@ -233,31 +237,46 @@ static int msir_redirect(struct msir *r, phys_addr_t db, u32 data)
 }
 
 /* ------------------------------------------------------------------ */
-/* Finding the card and the doorbell                                  */
+/* The slot                                                            */
 /* ------------------------------------------------------------------ */
 
-static struct pci_dev *msir_find_card(void)
-{
-	struct pci_dev *card = NULL;
+static void msir_revoke(struct synpcix_slot *slot, void *ctx);
 
-	while ((card = pci_get_device(SYNPCIX_PCI_VENDOR_ID,
-				      SYNPCIX_PCI_DEVICE_ID, card))) {
-		/* only a card its driver accepted (magic checked) counts */
-		if (card->dev.driver && !strcmp(card->dev.driver->name, "synpcix"))
-			return card;
+/* Take slot nr of a card for r; says why when it cannot. */
+static int msir_take_slot(struct msir *r, unsigned int nr)
+{
+	struct pci_dev *pdev = r->pdev;
+	char owner[48];
+	int err;
+
+	snprintf(owner, sizeof(owner), "msi_redirect %s vector %u", pci_name(pdev),
+		 r->vector);
+	r->slot = synpcix_slot_get(NULL, nr > INT_MAX ? INT_MAX : nr, owner,
+				   msir_revoke, NULL);
+	if (!IS_ERR(r->slot)) {
+		r->card = synpcix_slot_card(r->slot);
+		return 0;
 	}
-	return NULL;
-}
-
-/*
- * Doorbell of a slot: the card's gateware defines slots and doorbells with
- * the PCI interface (issue 3). No card has them yet, so every card refuses.
- */
-static int msir_slot_doorbell(struct pci_dev *card, unsigned int slot,
-			      phys_addr_t *db, u32 *data)
-{
-	pci_warn(card, "refused: this SynPCI-X card has no MSI capture slots yet (the slot doorbells come with the PCI gateware)\n");
-	return -EOPNOTSUPP;
+	err = PTR_ERR(r->slot);
+	r->slot = NULL;
+	switch (err) {
+	case -ENODEV:
+		pci_warn(pdev, "refused: no SynPCI-X card (none bound to the synpcix driver)\n");
+		break;
+	case -EOPNOTSUPP:
+		pci_warn(pdev, "refused: the SynPCI-X card has no MSI capture slots\n");
+		break;
+	case -EINVAL:
+		pci_warn(pdev, "refused: no SynPCI-X card has a slot %u\n", nr);
+		break;
+	case -EBUSY:
+		pci_warn(pdev, "refused: slot %u is busy (held by another user, see slot%u/owner)\n",
+			 nr, nr);
+		break;
+	default:
+		pci_warn(pdev, "refused: cannot take slot %u (%d)\n", nr, err);
+	}
+	return err;
 }
 
 /* ------------------------------------------------------------------ */
@@ -338,20 +357,19 @@ static int msir_attach(struct pci_dev *pdev, unsigned int vector,
 		return -ENOMEM;
 	r->pdev = pci_dev_get(pdev);
 	r->vector = vector;
-	r->slot = slot;
+	r->slot_nr = slot;
 
 	err = msir_check_device(r);
 	if (err)
 		goto fail;
-	r->card = msir_find_card();
-	if (!r->card) {
-		pci_warn(pdev, "refused: no SynPCI-X card (none bound to the synpcix driver)\n");
-		err = -ENODEV;
-		goto fail;
-	}
-	err = msir_slot_doorbell(r->card, slot, &db, &data);
+	err = msir_take_slot(r, slot);
 	if (err)
 		goto fail;
+	err = synpcix_slot_doorbell(r->slot, &db, &data);
+	if (err) {
+		pci_warn(pdev, "refused: the card's slot %u is gone (%d)\n", slot, err);
+		goto fail;
+	}
 
 	msir_read_msg(r, &r->orig);
 	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
@@ -382,11 +400,33 @@ static void msir_detach_all(struct pci_dev *pdev, bool present)
 	lockdep_assert_held(&msir_lock);
 	list_for_each_entry_safe(r, tmp, &msir_list, node) {
 		if (pdev && r->pdev != pdev && r->card != pdev)
-			continue;
+			continue;	/* r->card stays valid while r holds the slot */
 		list_del(&r->node);
 		/* card gone: the device itself is still there, restore it */
 		msir_restore(r, r->pdev == pdev ? present : true);
 	}
+}
+
+/*
+ * The card is going away with our slot (synpcix calls this in process
+ * context, without its own lock): put the device back now. The slot stays
+ * valid during the call, so looking it up in our list is safe; the bus
+ * notifier may have restored it already, then nothing is left to do.
+ */
+static void msir_revoke(struct synpcix_slot *slot, void *ctx)
+{
+	struct msir *r, *tmp;
+
+	mutex_lock(&msir_lock);
+	list_for_each_entry_safe(r, tmp, &msir_list, node) {
+		if (r->slot != slot)
+			continue;
+		list_del(&r->node);
+		pci_info(r->pdev, "vector %u: the card's slot is revoked, restoring\n",
+			 r->vector);
+		msir_restore(r, true);
+	}
+	mutex_unlock(&msir_lock);
 }
 
 static void msir_watch(struct work_struct *work)
@@ -513,7 +553,7 @@ static ssize_t redirects_show(struct kobject *kobj, struct kobj_attribute *attr,
 	mutex_lock(&msir_lock);
 	list_for_each_entry(r, &msir_list, node)
 		len += sysfs_emit_at(buf, len, "%s %u slot %u card %s MSI%s orig %08x:%08x/%04x now %08x:%08x/%04x\n",
-				     pci_name(r->pdev), r->vector, r->slot,
+				     pci_name(r->pdev), r->vector, r->slot_nr,
 				     pci_name(r->card), r->msix ? "-X" : "",
 				     r->orig.addr_hi, r->orig.addr_lo, r->orig.data,
 				     r->redir.addr_hi, r->redir.addr_lo, r->redir.data);

@@ -4,6 +4,7 @@
  * Uses only synpcix_osdep.h; see synpcix_hw.h for the rules.
  */
 #include "synpcix_hw.h"
+#include "synpcix_slot.h"
 
 #define SPX_U64_MAX (~0ULL)
 #define SPX_ALL_ONES 0xffffffffu
@@ -218,6 +219,10 @@ static const struct spx_block_desc spx_blocks[SPX_BLK_COUNT] = {
 	  false },
 	{ SPX_BLK_PEROUT, "perout", SYNPCIX_PEROUT_TYPE_ID,
 	  SYNPCIX_PEROUT_VERSION, false },
+	{ SPX_BLK_MSI_SLOTS, "msi_slots", SYNPCIX_MSI_SLOTS_TYPE_ID,
+	  SYNPCIX_MSI_SLOTS_VERSION, false },
+	{ SPX_BLK_DMA, "dma", SYNPCIX_DMA_TYPE_ID, SYNPCIX_DMA_VERSION, false },
+	{ SPX_BLK_IRQ, "irq", SYNPCIX_IRQ_TYPE_ID, SYNPCIX_IRQ_VERSION, false },
 };
 
 const char *spx_block_name(enum spx_block blk)
@@ -254,10 +259,21 @@ static int spx_walk_chain(struct spx_hw *hw)
 				off);
 			return -ENODEV;
 		}
-		if ((type >> 16) != SYNPCIX_BLOCK_TYPE_PREFIX) {
+		if ((type >> 16) != SYNPCIX_BLOCK_TYPE_PREFIX && !off) {
 			spx_err(hw, "no block header at 0x%03x (type 0x%08x): not a SynPCI-X register window\n",
 				off, type);
 			return -ENODEV;
+		}
+		/*
+		 * A NEXT that points at nothing (a build whose chain names a
+		 * block the gateware does not contain) ends the chain: the
+		 * blocks found so far are ours, the required ones are checked
+		 * below, and a missing optional block only costs its feature.
+		 */
+		if ((type >> 16) != SYNPCIX_BLOCK_TYPE_PREFIX) {
+			spx_warn(hw, "no block header at 0x%03x (type 0x%08x), where the previous block's NEXT points: the chain ends there\n",
+				 off, type);
+			break;
 		}
 		hw->n_blocks++;
 
@@ -337,7 +353,6 @@ int spx_probe(struct spx_hw *hw)
 	}
 	if (!hw->present[SPX_BLK_EVENT])
 		hw->n_events = 0;
-	hw->n_slots = SPX_GET(ID, FEATURES, N_SLOTS, features);
 	hw->fifo_depth = 1u << SPX_GET(ID, FEATURES, FIFO_LOG2, features);
 
 	/*
@@ -364,7 +379,8 @@ int spx_probe(struct spx_hw *hw)
 				  hw->nominal_period_fp, 1ULL << SPX_FP_SHIFT);
 	hw->seq_known = false;
 	hw->events_lost = 0;
-	return 0;
+	/* after the nominal period: the latch latency is given in clocks */
+	return spx_slot_probe(hw, SPX_GET(ID, FEATURES, N_SLOTS, features));
 }
 
 /* ---------------------------------------------------------------- */

@@ -55,6 +55,9 @@ enum spx_block {
 	SPX_BLK_PPS,
 	SPX_BLK_EVENT,
 	SPX_BLK_PEROUT,
+	SPX_BLK_MSI_SLOTS,	/* optional: MSI capture slots (synpcix_slot.c) */
+	SPX_BLK_DMA,		/* optional: capture unit DMA status */
+	SPX_BLK_IRQ,		/* optional: card interrupt moderation/mask */
 	SPX_BLK_COUNT
 };
 
@@ -76,7 +79,15 @@ struct spx_hw {
 	u32 build;			/* id.build */
 	u32 clk_hz;			/* id.clk_hz (0: card did not say) */
 	unsigned int n_events;		/* event inputs, <= SPX_MAX_EVENTS */
-	unsigned int n_slots;		/* MSI slots (0 until issue 3) */
+	unsigned int n_slots;		/* MSI slots (msi_slots.info; 0: none) */
+	unsigned int slot_fifo_depth;	/* capture FIFO entries, all slots */
+	unsigned int latch_clks;	/* msi_slots.info.latch_clks */
+	u64 latch_ns;			/* latch_clks in ns at the nominal period */
+	unsigned int dma_bits;		/* bus address bits the card may use
+					 * for rings (0 = 64; the OS layer
+					 * sets its DMA mask here) */
+	u32 slot_programmed;		/* bit i: slot i's ring was set */
+	u32 slot_enabled;		/* bit i: slot i enabled by us */
 	unsigned int fifo_depth;	/* event FIFO entries */
 	u64 nominal_period_fp;		/* 1e9 / clk_hz in 2^-32 ns */
 	u64 capture_delay_ns;		/* subtract from input stamps */

@@ -317,11 +317,18 @@ static void test_perout_start(void)
 /* Register-level test card (fixture; semantics of synpcix.toml)       */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The test card has the clock-side blocks (id .. perout, the first five of
+ * enum spx_block); the capture unit's blocks are tested with their own
+ * card in test_slot.c.
+ */
+#define TC_NBLK (SPX_BLK_PEROUT + 1)
+
 struct tcard {
-	u32 base[SPX_BLK_COUNT];
-	u32 size[SPX_BLK_COUNT];
-	u32 next[SPX_BLK_COUNT];	/* NEXT words */
-	u32 type_override[SPX_BLK_COUNT];
+	u32 base[TC_NBLK];
+	u32 size[TC_NBLK];
+	u32 next[TC_NBLK];	/* NEXT words */
+	u32 type_override[TC_NBLK];
 	bool dead;			/* reads all ones (card removed) */
 	bool stuck;			/* commands never complete */
 
@@ -346,11 +353,11 @@ struct tcard {
 	unsigned long accesses;
 };
 
-static const u32 tc_types[SPX_BLK_COUNT] = {
+static const u32 tc_types[TC_NBLK] = {
 	SYNPCIX_ID_TYPE_ID, SYNPCIX_CLOCK_TYPE_ID, SYNPCIX_PPS_TYPE_ID,
 	SYNPCIX_EVENT_TYPE_ID, SYNPCIX_PEROUT_TYPE_ID,
 };
-static const u32 tc_versions[SPX_BLK_COUNT] = {
+static const u32 tc_versions[TC_NBLK] = {
 	SYNPCIX_ID_VERSION, SYNPCIX_CLOCK_VERSION, SYNPCIX_PPS_VERSION,
 	SYNPCIX_EVENT_VERSION, SYNPCIX_PEROUT_VERSION,
 };
@@ -358,17 +365,17 @@ static const u32 tc_versions[SPX_BLK_COUNT] = {
 /* layout of the reference map, chained in address order */
 static void tc_init(struct tcard *c)
 {
-	static const u32 ref_base[SPX_BLK_COUNT] = {
+	static const u32 ref_base[TC_NBLK] = {
 		SYNPCIX_ID_BASE, SYNPCIX_CLOCK_BASE, SYNPCIX_PPS_BASE,
 		SYNPCIX_EVENT_BASE, SYNPCIX_PEROUT_BASE,
 	};
 	int i;
 
 	memset(c, 0, sizeof(*c));
-	for (i = 0; i < SPX_BLK_COUNT; i++) {
+	for (i = 0; i < TC_NBLK; i++) {
 		c->base[i] = ref_base[i];
-		c->size[i] = i + 1 < SPX_BLK_COUNT ? ref_base[i + 1] - ref_base[i] : 0x40;
-		c->next[i] = i + 1 < SPX_BLK_COUNT ? ref_base[i + 1] : 0;
+		c->size[i] = i + 1 < TC_NBLK ? ref_base[i + 1] - ref_base[i] : 0x40;
+		c->next[i] = i + 1 < TC_NBLK ? ref_base[i + 1] : 0;
 	}
 	c->period_fp = NOM8;
 	c->time_fp = (u128)1000 << 32;
@@ -382,7 +389,7 @@ static void tc_init(struct tcard *c)
 /* which block holds offset off; -1 if none; *rel = offset in the block */
 static int tc_decode(struct tcard *c, u32 off, u32 *rel)
 {
-	for (int i = 0; i < SPX_BLK_COUNT; i++)
+	for (int i = 0; i < TC_NBLK; i++)
 		if (off >= c->base[i] && off < c->base[i] + c->size[i]) {
 			*rel = off - c->base[i];
 			return i;
@@ -580,7 +587,7 @@ static void test_probe(void)
 	err = spx_probe(&hw);
 	CHECK(err == 0, "probe %d: %s", err, spx_os_last_log);
 	CHECK(hw.n_blocks == 5, "%u blocks", hw.n_blocks);
-	for (int i = 0; i < SPX_BLK_COUNT; i++)
+	for (int i = 0; i < TC_NBLK; i++)
 		CHECK(hw.present[i] && hw.base[i] == c.base[i], "block %s", spx_block_name(i));
 	CHECK(hw.n_events == 2 && hw.fifo_depth == 16, "features");
 	CHECK(hw.nominal_period_fp == NOM8, "nominal 0x%" PRIx64, hw.nominal_period_fp);
@@ -672,6 +679,23 @@ static void test_probe(void)
 	hw_init(&hw, &c);
 	err = spx_probe(&hw);
 	CHECK(err == -ENODEV && strstr(spx_os_last_log, "all ones"), "dead card: %d %s",
+	      err, spx_os_last_log);
+	end();
+
+	begin("probe/next-to-missing-block-ends-chain");
+	tc_init(&c);
+	c.next[SPX_BLK_PEROUT] = 0x200;	/* names a block nothing answers for */
+	hw_init(&hw, &c);
+	err = spx_probe(&hw);
+	CHECK(err == 0 && hw.n_blocks == 5 && hw.present[SPX_BLK_PEROUT] &&
+	      !hw.present[SPX_BLK_MSI_SLOTS] && hw.n_slots == 0, "probe %d, %u blocks",
+	      err, hw.n_blocks);
+	CHECK(strstr(spx_os_last_log, "chain ends there"), "says so: %s", spx_os_last_log);
+	tc_init(&c);
+	c.next[SPX_BLK_ID] = 0x200;	/* ... before the clock: still refused */
+	hw_init(&hw, &c);
+	err = spx_probe(&hw);
+	CHECK(err == -ENODEV && strstr(spx_os_last_log, "clock"), "clock missing: %d %s",
 	      err, spx_os_last_log);
 	end();
 

@@ -5,14 +5,17 @@
 # Runs the kernel-module tests and writes one line per test to the second
 # serial port (/dev/ttyS1, a file on the host): "ok NAME" or
 # "not ok NAME: why", then "done". The kernel console (ttyS0) is the log.
-# Devices (run.sh): e1000e at 00:02.0 (MSI/MSI-X), e1000 at 00:03.0 (no MSI),
-# ivshmem-plain at 00:04.0 whose RAM BAR2 holds a register image, and at
-# 00:05.0 a second view of the same RAM.
+# Devices (run.sh): e1000e at 00:02.0 and 00:06.0 (MSI and MSI-X; IntMode
+# is per probe: 00:02.0 (probed first and third, after the rebind below)
+# uses plain MSI, whose message lives in config space, 00:06.0 MSI-X),
+# e1000 at 00:03.0 (no MSI), ivshmem-plain at 00:04.0 whose RAM BAR2 holds a
+# register image, and at 00:05.0 a second view of the same RAM.
 . /lib/guest-init-lib.sh	# busybox, mounts, ok/nok/check/note, dmesg_clean
 
 CYCLES=${CYCLES:-100}
 E1000E=0000:00:02.0
 E1000=0000:00:03.0
+E1000E2=0000:00:06.0
 MSIR=/sys/kernel/msi_redirect
 
 # Unreclaimable slab objects and vmalloc use, for the leak check.
@@ -20,7 +23,7 @@ slab_objs() { awk 'NR > 2 { s += $2 } END { print s }' /proc/slabinfo; }
 vmalloc_kb() { awk '/^VmallocUsed:/ { print $2 }' /proc/meminfo; }
 
 M=/lib/modules
-insmod $M/e1000e.ko
+insmod $M/e1000e.ko IntMode=1,2,1
 insmod $M/e1000.ko
 sleep 1
 note "kernel $(uname -r), $(nproc) cpu(s)"
@@ -48,8 +51,12 @@ check probe-foreign-device-disabled test "$(cat /sys/bus/pci/devices/$E1000E/ena
 echo "$VD" >/sys/bus/pci/drivers/synpcix/remove_id
 check synpcix-unloads rmmod synpcix
 
-# --- msi_redirect: loads; refuses every redirect cleanly without a card
+# --- msi_redirect: needs synpcix's slot API; refuses every redirect
+# cleanly without a card
+check msi-redirect-needs-synpcix sh -c "! insmod /lib/modules/msi_redirect.ko"
+check synpcix-loads-again insmod /lib/modules/synpcix.ko
 check msi-redirect-loads insmod /lib/modules/msi_redirect.ko
+check synpcix-pinned-by-msi-redirect sh -c "! rmmod synpcix"
 echo $E1000E >/sys/bus/pci/drivers/e1000e/bind
 sleep 1
 check e1000e-rebound test -e /sys/bus/pci/drivers/e1000e/$E1000E
@@ -82,6 +89,7 @@ check redirects-empty sh -c "test -z \"\$(cat $MSIR/redirects)\""
 od -An -tx1 -v /sys/bus/pci/devices/$E1000E/config >/tmp/cfg.after
 check refused-redirect-left-device-untouched cmp /tmp/cfg.before /tmp/cfg.after
 check msi-redirect-unloads rmmod msi_redirect
+check synpcix-unloads-after-msi-redirect rmmod synpcix
 
 # --- synpcix bound to a register image (ivshmem RAM BAR at 00:04.0, see
 # tests/kernel/regimage.c): probe, PHC, sysfs and every PTP request against
@@ -105,7 +113,7 @@ echo synpcix >/sys/bus/pci/devices/$IMGDEV/driver_override
 insmod /lib/modules/synpcix.ko reg_bar=2
 sleep 1
 check image-bound test -e /sys/bus/pci/drivers/synpcix/$IMGDEV
-check image-probe-message sh -c "dmesg | grep -q 'synpcix $IMGDEV: SynPCI-X build $IMG_BUILD, 125000000 Hz, 2 event input(s), 0 MSI slot(s), 5 blocks'"
+check image-probe-message sh -c "dmesg | grep -q 'synpcix $IMGDEV: SynPCI-X build $IMG_BUILD, 125000000 Hz, 2 event input(s), $IMG_SLOTS MSI slot(s), 8 blocks'"
 PTP=""
 for c in /sys/class/ptp/ptp*; do
 	[ "$(cat "$c/clock_name" 2>/dev/null)" = synpcix ] && PTP=$(basename "$c")
@@ -125,6 +133,24 @@ for kv in servo_mode=off servo_state=locked pps_present=1 pps_offset_ns=-5 \
 	pps_losses=3 servo_steps=4 event_overflows=7 events_lost=0 build_id=$IMG_BUILD; do
 	check "sysfs-${kv%%=*}" test "$(cat $S/${kv%%=*})" = "${kv#*=}"
 done
+# capture unit and per-slot files (the window is RAM: every slot reads the
+# same counters, see regimage.c)
+for kv in n_slots=$IMG_SLOTS slot_latch_ns=$IMG_LATCH_NS irq_raised=777 irq_pending=0x03 \
+	irq_gap=0 dma_errors=5 slot0/enabled=0 slot0/index=17 slot0/captures=11 \
+	slot0/stamped=22 slot0/batched=33 slot0/empty=44 slot0/overflow=55 \
+	slot0/dma_errors=66 slot0/cause_last=0x0000009d slot0/last_data=0x4321 \
+	slot0/owner= slot3/captures=11; do
+	check "sysfs-${kv%%=*}" test "$(cat $S/${kv%%=*})" = "${kv#*=}"
+done
+check sysfs-irq-vectors-read sh -c "cat $S/irq_vectors | grep -qE '^[0-9]+ (MSI|INTx|none)$'"
+check sysfs-no-slot4-files test ! -e $S/slot4/captures
+check sysfs-slot-counters-read-only sh -c "! echo 1 >$S/slot0/captures"
+check sysfs-irq-gap-write sh -c "echo 7 >$S/irq_gap && test \"\$(cat $S/irq_gap)\" = 7"
+expect_reg sysfs-irq-gap-reaches-card $R_IRQ_GAP 7
+expect_err sysfs-irq-gap-too-big "Invalid argument" "256" $S/irq_gap
+expect_err sysfs-irq-gap-not-a-number "Invalid argument" "x" $S/irq_gap
+expect_reg sysfs-irq-gap-unchanged-by-bad-writes $R_IRQ_GAP 7
+echo 0 >$S/irq_gap
 check sysfs-servo-mode-write sh -c "echo servo >$S/servo_mode && test \"\$(cat $S/servo_mode)\" = servo"
 expect_reg sysfs-servo-mode-reaches-card $R_PPS_CTRL 2
 expect_out adjfine-refused-while-servo "ERR EBUSY" $P freq $D 100
@@ -202,7 +228,90 @@ wr $R_TIME_NS_LO $((1700000000500000000 & 0xffffffff))
 wr $R_TIME_NS_HI $((1700000000500000000 >> 32))
 wr $R_TIME_FRAC 0
 
+# --- msi_redirect against the image's slots: the e1000e's MSI moves to the
+# slot doorbell (bus address = BAR2 start + doorbells + slot * stride) and
+# comes back exactly; the device's own interrupt then writes the slot's
+# data into the doorbell, which is RAM here.
+cfg32() { echo $(( $(cfg16 "$1" "$2") | ($(cfg16 "$1" $(($2 + 2))) << 16) )); }
+msi_msg() { # dev -> "addr_hi addr_lo data" from the MSI capability
+	_c=$(find_cap "$1" 5)
+	_f=$(cfg16 "$1" $((_c + 2)))
+	if [ $((_f & 0x80)) -ne 0 ]; then
+		echo "$(cfg32 "$1" $((_c + 8))) $(cfg32 "$1" $((_c + 4))) $(cfg16 "$1" $((_c + 12)))"
+	else
+		echo "0 $(cfg32 "$1" $((_c + 4))) $(cfg16 "$1" $((_c + 8)))"
+	fi
+}
+msi_cap_dump() { _c=$(find_cap "$1" 5); od -An -tx1 -v -j "$_c" -N 24 "$1/config"; }
+cmd_intx_off() { echo $(( ($(cfg16 "$1" 4) >> 10) & 1 )); }
+DA=/sys/bus/pci/devices/$E1000E
+DB=/sys/bus/pci/devices/$E1000E2
+BAR2=$(sed -n 3p /sys/bus/pci/devices/$IMGDEV/resource | cut -d' ' -f1)
+DB0=$((BAR2 + R_DOORBELLS))
+DB1=$((DB0 + DOORBELL_STRIDE))
+# 00:02.0 stays down: e1000e's open tests MSI and, under QEMU, falls back
+# to INTx; its MSI vector is set up (and its message written) at probe.
+# 00:06.0 (MSI-X) goes up, so its watchdog forces an interrupt every 2 s.
+IRQA=$(ls $DA/msi_irqs | sort -n | head -n 1)
+IRQB=$(ls $DB/msi_irqs | sort -n | head -n 1)	# MSI-X vector 0 (RX)
+NETB=$(ls $DB/net 2>/dev/null | head -n 1)
+ip link set "$NETB" up
+irq_count() { awk -v i="$1:" '$1 == i { s = 0; for (k = 2; k <= NF && $k ~ /^[0-9]+$/; k++) s += $k; print s }' /proc/interrupts; }
+MSI_ON=$(( $(cfg16 $DA $(( $(find_cap $DA 5) + 2 ))) & 1 ))
+check e1000e-uses-msi test -n "$IRQA" -a "$MSI_ON" = 1
+ORIG_A=$(msi_msg $DA)
+note "e1000e MSI before: $ORIG_A, doorbell 0 at $(printf 0x%x $DB0)"
+msi_cap_dump $DA >/tmp/msi_a.before
+od -An -tx1 -v $DB/config >/tmp/cfg_b.before
+INTX_A=$(cmd_intx_off $DA)
+wr $R_DOORBELLS 0
+check msi-redirect-loads-with-card insmod /lib/modules/msi_redirect.ko
+check redirect-attach sh -c "echo '$E1000E 0 0' >$MSIR/attach"
+check redirect-address-is-doorbell test "$(msi_msg $DA)" = "0 $DB0 $((0x5300))"
+check redirect-intx-off test "$(cmd_intx_off $DA)" = 1
+check redirect-slot-owner test "$(cat $S/slot0/owner)" = "msi_redirect $E1000E vector 0"
+check redirect-listed sh -c "grep -q '^$E1000E 0 slot 0 card $IMGDEV MSI orig' $MSIR/redirects"
+expect_err redirect-same-vector-twice "Device or resource busy" "$E1000E 0 1" $MSIR/attach
+expect_err redirect-slot-not-on-card "Invalid argument" "$E1000E2 0 7" $MSIR/attach
+check redirect-slot-not-on-card-says-why sh -c "dmesg | grep -q 'e1000e $E1000E2: refused: no SynPCI-X card has a slot 7'"
+expect_err redirect-slot-busy "Device or resource busy" "$E1000E2 0 0" $MSIR/attach
+check redirect-slot-busy-says-why sh -c "dmesg | grep -q 'e1000e $E1000E2: refused: slot 0 is busy'"
+od -An -tx1 -v $DB/config >/tmp/cfg_b.now
+check refused-redirect-left-second-device-untouched cmp /tmp/cfg_b.before /tmp/cfg_b.now
+# the second e1000e uses MSI-X: its table entry 0 (RX) moves to slot 1
+wr $((R_DOORBELLS + DOORBELL_STRIDE)) 0
+check redirect-attach-msix-slot1 sh -c "echo '$E1000E2 0 1' >$MSIR/attach"
+check redirect-msix-listed sh -c "grep -q '^$E1000E2 0 slot 1 card $IMGDEV MSI-X orig .* now 00000000:$(printf %08x $DB1)/5301' $MSIR/redirects"
+ORIG_B=$(sed -n "s/^$E1000E2 0 slot 1 .* orig \([0-9a-f]*:[0-9a-f]*\)\/\([0-9a-f]*\) now .*/\1 data \2/p" $MSIR/redirects)
+check redirect-msix-orig-is-interrupt-address sh -c "echo '$ORIG_B' | grep -q '^00000000:fee'"
+check redirects-two sh -c "test \"\$(wc -l <$MSIR/redirects)\" -eq 2"
+# the device's own interrupts (its watchdog forces one every 2 s) land in
+# the doorbell
+sleep 3
+expect_reg redirect-device-msix-hits-doorbell $((R_DOORBELLS + DOORBELL_STRIDE)) $((0x5301))
+check detach sh -c "echo '$E1000E 0' >$MSIR/detach"
+msi_cap_dump $DA >/tmp/msi_a.after
+check detach-restores-msi-exactly cmp /tmp/msi_a.before /tmp/msi_a.after
+check detach-restores-message test "$(msi_msg $DA)" = "$ORIG_A"
+check detach-restores-intx test "$(cmd_intx_off $DA)" = "$INTX_A"
+check detach-frees-slot test -z "$(cat $S/slot0/owner)"
+expect_reg detach-leaves-slot-disabled $R_SLOT_CTRL 0
+expect_err detach-twice "No such file or directory" "$E1000E 0" $MSIR/detach
+# slot 1 (the second e1000e) stays redirected: unbinding the card restores it
+
 expect_out unbind-while-open "ERR ENODEV" $P unplug $D /sys/bus/pci/drivers/synpcix/unbind $IMGDEV
+check card-unbind-empties-redirects test -z "$(cat $MSIR/redirects)"
+check card-unbind-restores-msix-entry sh -c "dmesg | grep -q 'e1000e $E1000E2: vector 0 restored (MSI-X to $ORIG_B)'"
+# MSI-X vector 0 of the second e1000e reaches the CPU again. The device
+# auto-masked its RX cause after the MSI-X write that went to the doorbell
+# (no driver ran for it), so the interface is reopened to unmask it.
+n0=$(irq_count "$IRQB")
+ip link set "$NETB" down
+ip link set "$NETB" up
+sleep 3
+n1=$(irq_count "$IRQB")
+check card-unbind-restores-msix-delivery test "$n1" -gt "$n0"
+check msi-redirect-unloads-after-card rmmod msi_redirect
 expect_reg unbind-stops-perout $R_PEROUT_CTRL 0
 check unbind-phc-gone test ! -e /sys/class/ptp/$PTP
 check synpcix-unloads-after-image rmmod synpcix
@@ -220,7 +329,10 @@ while [ $i -lt "$CYCLES" ]; do
 	insmod /lib/modules/synpcix.ko reg_bar=2 || fails=$((fails + 1))
 	test -e /sys/bus/pci/drivers/synpcix/$IMGDEV || bindfails=$((bindfails + 1))
 	insmod /lib/modules/msi_redirect.ko || fails=$((fails + 1))
-	echo "$E1000E 0 0" >$MSIR/attach 2>/dev/null && fails=$((fails + 1))
+	# attach, detach, attach again and leave it to the unload to restore
+	echo "$E1000E 0 0" >$MSIR/attach || fails=$((fails + 1))
+	echo "$E1000E 0" >$MSIR/detach || fails=$((fails + 1))
+	echo "$E1000E 0 $((i % IMG_SLOTS))" >$MSIR/attach || fails=$((fails + 1))
 	rmmod msi_redirect || fails=$((fails + 1))
 	rmmod synpcix || fails=$((fails + 1))
 	i=$((i + 1))
@@ -232,6 +344,8 @@ v1=$(vmalloc_kb)
 note "cycles $CYCLES: slab objects $s0 -> $s1, vmalloc $v0 -> $v1 kB"
 check load-unload-${CYCLES}x test "$fails" -eq 0
 check bound-image-every-cycle test "$bindfails" -eq 0
+msi_cap_dump $DA >/tmp/msi_a.cycles
+check cycles-leave-msi-as-found cmp /tmp/msi_a.before /tmp/msi_a.cycles
 check modules-gone sh -c "! grep -qE '^(synpcix|msi_redirect) ' /proc/modules"
 # One lost object per cycle would be $CYCLES objects: allow a third of that
 # for unrelated kernel activity in an idle guest.

@@ -9,6 +9,12 @@
  * timeout path) and time stands still; this tests the kernel module, not
  * the card (that is the co-simulation's job).
  *
+ * The capture unit's blocks (msi_slots, dma, irq) are in the chain too, so
+ * probe finds SLOTS slots. The slot window (slot_sel + 0x80..0xD4) is plain
+ * RAM here: every slot reads the same words, which hold known counters.
+ * Doorbells (0x800 + slot * 0x10) are RAM as well: a device whose MSI is
+ * redirected to one leaves its message data there, which the guest reads.
+ *
  *   regimage IMAGE ENVFILE   writes the image and, for the guest script,
  *                            shell variables with the offsets and values
  */
@@ -26,6 +32,8 @@
 #define BUILD 0x1a2b3c4du
 /* servo correction giving 10000 ppb at 8 ns: 8 * 2^32 * 1e-5 */
 #define FREQ_ADJ 343597
+#define SLOTS 4
+#define LATCH_CLKS 2
 
 static uint32_t img[IMG_BYTES / 4];
 
@@ -82,7 +90,32 @@ int main(int argc, char **argv)
 	hdr(SYNPCIX_EVENT_BASE, SYNPCIX_EVENT_TYPE_ID, SYNPCIX_EVENT_VERSION, SYNPCIX_PEROUT_BASE);
 	w(SYNPCIX_EVENT_OVERFLOWS, 7);
 
-	hdr(SYNPCIX_PEROUT_BASE, SYNPCIX_PEROUT_TYPE_ID, SYNPCIX_PEROUT_VERSION, 0);
+	hdr(SYNPCIX_PEROUT_BASE, SYNPCIX_PEROUT_TYPE_ID, SYNPCIX_PEROUT_VERSION,
+	    SYNPCIX_MSI_SLOTS_BASE);
+
+	hdr(SYNPCIX_MSI_SLOTS_BASE, SYNPCIX_MSI_SLOTS_TYPE_ID, SYNPCIX_MSI_SLOTS_VERSION,
+	    SYNPCIX_DMA_BASE);
+	w(SYNPCIX_MSI_SLOTS_INFO, (SLOTS << SYNPCIX_MSI_SLOTS_INFO_N_SLOTS_SHIFT) |
+	  (8u << SYNPCIX_MSI_SLOTS_INFO_FIFO_LOG2_SHIFT) |
+	  (LATCH_CLKS << SYNPCIX_MSI_SLOTS_INFO_LATCH_CLKS_SHIFT));
+	w(SYNPCIX_MSI_SLOTS_RING_STRIDE, SYNPCIX_MSI_SLOTS_RING_STRIDE_RESET);
+	w(SYNPCIX_MSI_SLOTS_DONE_OFF, SYNPCIX_MSI_SLOTS_DONE_OFF_RESET);
+	w(SYNPCIX_MSI_SLOTS_DONE_MASK, SYNPCIX_MSI_SLOTS_DONE_MASK_RESET);
+	w(SYNPCIX_MSI_SLOTS_INDEX, 17);
+	w(SYNPCIX_MSI_SLOTS_CAPTURES, 11);
+	w(SYNPCIX_MSI_SLOTS_STAMPED, 22);
+	w(SYNPCIX_MSI_SLOTS_BATCHED, 33);
+	w(SYNPCIX_MSI_SLOTS_EMPTY, 44);
+	w(SYNPCIX_MSI_SLOTS_OVERFLOW, 55);
+	w(SYNPCIX_MSI_SLOTS_DMA_ERRORS, 66);
+	w(SYNPCIX_MSI_SLOTS_CAUSE_LAST, 0x9d);
+	w(SYNPCIX_MSI_SLOTS_LAST_DATA, 0x4321);
+
+	hdr(SYNPCIX_DMA_BASE, SYNPCIX_DMA_TYPE_ID, SYNPCIX_DMA_VERSION, SYNPCIX_IRQ_BASE);
+	w(SYNPCIX_DMA_ERRORS, 5);
+	hdr(SYNPCIX_IRQ_BASE, SYNPCIX_IRQ_TYPE_ID, SYNPCIX_IRQ_VERSION, 0);
+	w(SYNPCIX_IRQ_RAISED, 777);
+	w(SYNPCIX_IRQ_PENDING, 0x3);
 
 	f = fopen(argv[1], "wb");
 	if (!f || fwrite(img, sizeof(img), 1, f) != 1 || fclose(f)) {
@@ -110,5 +143,11 @@ int main(int argc, char **argv)
 	fprintf(f, "R_PEROUT_PERIOD=%u\nR_PEROUT_WIDTH=%u\n", SYNPCIX_PEROUT_PERIOD_NS,
 		SYNPCIX_PEROUT_WIDTH_NS);
 	fprintf(f, "PEROUT_DELAY_NS=%u\n", PEROUT_CLOCKS * 8);
+	fprintf(f, "IMG_SLOTS=%u\nIMG_LATCH_NS=%u\n", SLOTS, LATCH_CLKS * 8);
+	fprintf(f, "R_SLOT_SEL=%u\nR_SLOT_CTRL=%u\nR_IRQ_GAP=%u\nR_IRQ_MASK=%u\n",
+		SYNPCIX_MSI_SLOTS_SLOT_SEL, SYNPCIX_MSI_SLOTS_CTRL, SYNPCIX_IRQ_GAP,
+		SYNPCIX_IRQ_MASK);
+	fprintf(f, "R_DOORBELLS=%u\nDOORBELL_STRIDE=%u\n", SYNPCIX_RSV_DOORBELLS_BASE,
+		SYNPCIX_RSV_DOORBELLS_STRIDE);
 	return fclose(f) ? 1 : 0;
 }

@@ -59,6 +59,7 @@ t_run initramfs guest_pack "$R" "$OUT/initramfs.gz"
 guest_boot "$OUT" "$TIMEOUT" qemu-system-x86_64 "slub_debug=FZPU" -smp 2 \
 	-netdev user,id=n0,restrict=on -device e1000e,netdev=n0,addr=02.0 \
 	-netdev user,id=n1,restrict=on -device e1000,netdev=n1,addr=03.0 \
+	-netdev user,id=n2,restrict=on -device e1000e,netdev=n2,addr=06.0 \
 	-object "memory-backend-file,id=img,mem-path=$OUT/regs.img,size=4096,share=on" \
 	-device ivshmem-plain,memdev=img,addr=04.0 \
 	-object "memory-backend-file,id=img2,mem-path=$OUT/regs.img,size=4096,share=on" \

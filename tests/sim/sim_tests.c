@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Verilator tests of the card's clock core, through the register port and
- * the pins only (offsets from build/gen/synpcix_regs.h). One binary, one
+ * Verilator tests of the card model (clock core + capture unit), through
+ * the register port, doorbells, the DMA and interrupt callbacks and the
+ * pins only (offsets from build/gen/synpcix_regs.h). One binary, one
  * test per invocation: sim_tests NAME. Exit 0 = pass; every failure prints
  * what it expected and what it read. Scaled second: see docs/simulation.md.
  */
@@ -64,6 +65,7 @@ static int test_id_walk(void)
 	start_ideal();
 	CHECK(RD(SYNPCIX_ID_MAGIC) == SYNPCIX_ID_MAGIC_RESET, "magic %08x\n", RD(SYNPCIX_ID_MAGIC));
 	CHECK(RD(SYNPCIX_ID_CLK_HZ) == 125000000u, "clk_hz %u\n", RD(SYNPCIX_ID_CLK_HZ));
+	/* clock_core's five blocks, then the capture unit's three */
 	do {
 		uint32_t type = RD(off), ver = RD(off + 4), next = RD(off + 8);
 

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SynPCI-X hardware core: MSI capture slots, their stamp rings, the card's
+ * interrupt block and stamp decoding. Uses only synpcix_osdep.h; see
+ * synpcix_slot.h for the rules and docs/driver.md for the design.
+ */
+#include "synpcix_slot.h"
+
+#define SPX_ALL_ONES 0xffffffffu
+#define SPX_U64_MAX (~0ULL)
+
+static inline u32 spx_rd(struct spx_hw *hw, u32 off)
+{
+	return spx_os_read32(&hw->os, off);
+}
+
+static inline void spx_wr(struct spx_hw *hw, u32 off, u32 val)
+{
+	spx_os_write32(&hw->os, off, val);
+}
+
+#define RD(hw, BLK, REG) spx_rd(hw, (hw)->base[SPX_BLK_##BLK] + SPX_REL(BLK, REG))
+#define WR(hw, BLK, REG, v) \
+	spx_wr(hw, (hw)->base[SPX_BLK_##BLK] + SPX_REL(BLK, REG), (v))
+
+/* Select slot for the window registers; caller holds the lock. */
+static void spx_sel(struct spx_hw *hw, unsigned int slot)
+{
+	WR(hw, MSI_SLOTS, SLOT_SEL, SPX_FIELD(MSI_SLOTS, SLOT_SEL, SLOT, slot));
+}
+
+/* ---------------------------------------------------------------- */
+/* Discovery                                                         */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Slots need the msi_slots block; its info register is the authority on
+ * their number (id.features.n_slots only predates the block). A slot found
+ * enabled belongs to no one now (a previous driver instance went away
+ * without disabling it) and would keep writing stamps into memory that is
+ * no longer a ring, so it is disabled here.
+ */
+int spx_slot_probe(struct spx_hw *hw, unsigned int features_n_slots)
+{
+	unsigned int i;
+	u32 info;
+
+	hw->n_slots = 0;
+	hw->slot_fifo_depth = 0;
+	hw->latch_clks = 0;
+	hw->latch_ns = 0;
+	hw->slot_programmed = 0;
+	hw->slot_enabled = 0;
+	if (!hw->present[SPX_BLK_MSI_SLOTS]) {
+		if (features_n_slots)
+			spx_warn(hw, "identity block reports %u MSI slot(s) but there is no msi_slots block: slots unused\n",
+				 features_n_slots);
+		return 0;
+	}
+	info = RD(hw, MSI_SLOTS, INFO);
+	if (info == SPX_ALL_ONES) {
+		spx_err(hw, "msi_slots.info reads all ones: card not responding\n");
+		return -ENODEV;
+	}
+	hw->n_slots = SPX_GET(MSI_SLOTS, INFO, N_SLOTS, info);
+	if (hw->n_slots > SPX_MAX_SLOTS) {
+		spx_warn(hw, "card reports %u MSI slots, the window selects %u\n",
+			 hw->n_slots, SPX_MAX_SLOTS);
+		hw->n_slots = SPX_MAX_SLOTS;
+	}
+	if (features_n_slots != hw->n_slots)
+		spx_dbg(hw, "id.features.n_slots %u, msi_slots.info.n_slots %u: using the latter\n",
+			features_n_slots, hw->n_slots);
+	hw->slot_fifo_depth = 1u << SPX_GET(MSI_SLOTS, INFO, FIFO_LOG2, info);
+	hw->latch_clks = SPX_GET(MSI_SLOTS, INFO, LATCH_CLKS, info);
+	hw->latch_ns = spx_mul_div_round(hw->latch_clks, hw->nominal_period_fp,
+					 1ULL << SPX_FP_SHIFT);
+
+	for (i = 0; i < hw->n_slots; i++) {
+		u32 ctrl;
+
+		spx_lock(&hw->os);
+		spx_sel(hw, i);
+		ctrl = RD(hw, MSI_SLOTS, CTRL);
+		spx_unlock(&hw->os);
+		if (ctrl != SPX_ALL_ONES && (ctrl & SYNPCIX_MSI_SLOTS_CTRL_ENABLE_MASK)) {
+			int err;
+
+			spx_warn(hw, "MSI slot %u was left enabled: disabling it\n", i);
+			err = spx_slot_disable(hw, i);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Ring validation (pure)                                            */
+/* ---------------------------------------------------------------- */
+
+static bool spx_entry_crosses_page(u64 base, u32 count, u32 stride)
+{
+	u32 off = (u32)base & (SPX_RING_PAGE - 1);
+	u32 i, n;
+
+	/*
+	 * Entry i starts at page offset (base + i * stride) mod 4096; with a
+	 * stride that is a multiple of 4 the offsets repeat after at most
+	 * 4096 / 4 entries, so that many cover every case.
+	 */
+	n = count < SPX_RING_PAGE / 4 ? count : SPX_RING_PAGE / 4;
+	for (i = 0; i < n; i++) {
+		if (off + stride > SPX_RING_PAGE)
+			return true;
+		off = (off + stride) & (SPX_RING_PAGE - 1);
+	}
+	return false;
+}
+
+/*
+ * Every field of a ring, against the limits of the window registers
+ * (synpcix.toml) and the card's address width. -EINVAL for a malformed
+ * ring, -ERANGE for one outside the address width; the log says which.
+ */
+int spx_ring_check(struct spx_hw *hw, const struct spx_ring *r)
+{
+	unsigned int bits = hw->dma_bits && hw->dma_bits < 64 ? hw->dma_bits : 64;
+	u64 limit = bits == 64 ? SPX_U64_MAX : (1ULL << bits) - 1;
+	u64 span;
+
+	if (!r->count || r->count > SPX_RING_COUNT_MAX) {
+		spx_err(hw, "ring: count %u not in 1..%u\n", r->count,
+			SPX_RING_COUNT_MAX);
+		return -EINVAL;
+	}
+	if ((r->stride & 3) || r->stride < SPX_RING_STRIDE_MIN ||
+	    r->stride > SPX_RING_STRIDE_MAX) {
+		spx_err(hw, "ring: stride %u is not a multiple of 4 in %u..%u\n",
+			r->stride, SPX_RING_STRIDE_MIN, SPX_RING_STRIDE_MAX);
+		return -EINVAL;
+	}
+	if ((r->stamp_off & 3) || r->stamp_off > r->stride - SPX_RING_STAMP_BYTES) {
+		spx_err(hw, "ring: stamp field at %u is not a 4-aligned 8-byte field inside a %u-byte entry\n",
+			r->stamp_off, r->stride);
+		return -EINVAL;
+	}
+	if ((r->done_off & 3) || r->done_off > r->stride - SPX_RING_DONE_BYTES) {
+		spx_err(hw, "ring: done word at %u is not a 4-aligned word inside a %u-byte entry\n",
+			r->done_off, r->stride);
+		return -EINVAL;
+	}
+	/*
+	 * The done word may lie inside the stamp field (an 8-byte entry has
+	 * no room otherwise): the card tests it before it writes the stamp
+	 * and never looks behind its index again.
+	 */
+	if (!r->done_mask) {
+		spx_err(hw, "ring: done mask 0 never sees an entry completed\n");
+		return -EINVAL;
+	}
+	if (r->index >= r->count) {
+		spx_err(hw, "ring: start index %u not below count %u\n", r->index,
+			r->count);
+		return -EINVAL;
+	}
+	if (r->base & 3) {
+		spx_err(hw, "ring: base 0x%llx is not 4-aligned\n",
+			(unsigned long long)r->base);
+		return -EINVAL;
+	}
+	span = (u64)r->count * r->stride;	/* < 2^26 */
+	if (r->base > limit || limit - r->base < span - 1) {
+		spx_err(hw, "ring: 0x%llx + %llu bytes is outside the card's %u-bit bus address range\n",
+			(unsigned long long)r->base, (unsigned long long)span, bits);
+		return -ERANGE;
+	}
+	if (spx_entry_crosses_page(r->base, r->count, r->stride)) {
+		spx_err(hw, "ring: an entry crosses a 4 KiB boundary (base 0x%llx, stride %u)\n",
+			(unsigned long long)r->base, r->stride);
+		return -EINVAL;
+	}
+	if (r->cause_en) {
+		if (!r->cause_addr || (r->cause_addr & 3)) {
+			spx_err(hw, "ring: cause register address 0x%llx is 0 or not 4-aligned\n",
+				(unsigned long long)r->cause_addr);
+			return -EINVAL;
+		}
+		if (r->cause_addr > limit - 3) {
+			spx_err(hw, "ring: cause register 0x%llx is outside the card's %u-bit bus address range\n",
+				(unsigned long long)r->cause_addr, bits);
+			return -ERANGE;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Stamps (pure)                                                     */
+/* ---------------------------------------------------------------- */
+
+/*
+ * A stamp has the marker in bits 63..58 and bit 57 zero. A DMA address in
+ * the same field never has: no platform maps buffers at 2^58 and above.
+ */
+bool spx_stamp_is_stamp(u64 raw)
+{
+	u32 hi = (u32)(raw >> 32);
+
+	return SPX_GET(MSI_SLOTS, LAST_STAMP_HI, MARKER, hi) ==
+	       SYNPCIX_MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID &&
+	       !(hi & SPX_STAMP_HI_RESERVED);
+}
+
+/*
+ * Decode a raw stamp: -ENODATA when raw is not a stamp (the entry still
+ * holds what the NIC or driver put there). The 48-bit time is extended to
+ * the full time nearest ref_ns (a card time read within 2^47 ns, 39 hours,
+ * of the stamp) and the latch latency latch_ns is taken off, so st->ns is
+ * the card time of the doorbell write (within one timebase clock,
+ * docs/driver.md).
+ */
+int spx_stamp_decode(u64 raw, u64 ref_ns, u64 latch_ns, struct spx_stamp *st)
+{
+	u32 hi = (u32)(raw >> 32);
+
+	if (!spx_stamp_is_stamp(raw))
+		return -ENODATA;
+	st->ns_low = raw & ((1ULL << SPX_STAMP_NS_BITS) - 1);
+	st->ns = spx_extend_stamp(ref_ns, st->ns_low, SPX_STAMP_NS_BITS) - latch_ns;
+	st->seq = (u8)SPX_GET(MSI_SLOTS, LAST_STAMP_HI, SEQ, hi);
+	st->batched = SPX_GET(MSI_SLOTS, LAST_STAMP_HI, BATCHED, hi);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Slots                                                             */
+/* ---------------------------------------------------------------- */
+
+static int spx_slot_arg(struct spx_hw *hw, unsigned int slot)
+{
+	if (!hw->present[SPX_BLK_MSI_SLOTS])
+		return -EOPNOTSUPP;
+	if (slot >= hw->n_slots)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Program a disabled slot's ring and start index. Everything is checked
+ * before the first write, so a refused ring leaves the card untouched. The
+ * slot stays disabled: spx_slot_enable() starts it.
+ */
+int spx_slot_program(struct spx_hw *hw, unsigned int slot,
+		     const struct spx_ring *r)
+{
+	u32 ctrl;
+	int err;
+
+	err = spx_slot_arg(hw, slot);
+	if (err)
+		return err;
+	err = spx_ring_check(hw, r);
+	if (err)
+		return err;
+	ctrl = r->cause_en ? SYNPCIX_MSI_SLOTS_CTRL_CAUSE_EN_MASK : 0;
+	spx_lock(&hw->os);
+	if (hw->slot_enabled & (1u << slot)) {
+		spx_unlock(&hw->os);
+		spx_err(hw, "slot %u: ring changed while enabled (disable it first)\n",
+			slot);
+		return -EBUSY;
+	}
+	spx_sel(hw, slot);
+	WR(hw, MSI_SLOTS, CTRL, ctrl);
+	WR(hw, MSI_SLOTS, RING_BASE_LO, (u32)r->base);
+	WR(hw, MSI_SLOTS, RING_BASE_HI, (u32)(r->base >> 32));
+	WR(hw, MSI_SLOTS, RING_COUNT, r->count);
+	WR(hw, MSI_SLOTS, RING_STRIDE, r->stride);
+	WR(hw, MSI_SLOTS, STAMP_OFF, r->stamp_off);
+	WR(hw, MSI_SLOTS, DONE_OFF, r->done_off);
+	WR(hw, MSI_SLOTS, DONE_MASK, r->done_mask);
+	WR(hw, MSI_SLOTS, CAUSE_ADDR_LO, r->cause_en ? (u32)r->cause_addr : 0);
+	WR(hw, MSI_SLOTS, CAUSE_ADDR_HI, r->cause_en ? (u32)(r->cause_addr >> 32) : 0);
+	WR(hw, MSI_SLOTS, INDEX, r->index);
+	hw->slot_programmed |= 1u << slot;
+	spx_unlock(&hw->os);
+	return 0;
+}
+
+int spx_slot_enable(struct spx_hw *hw, unsigned int slot)
+{
+	u32 ctrl;
+	int err;
+
+	err = spx_slot_arg(hw, slot);
+	if (err)
+		return err;
+	spx_lock(&hw->os);
+	if (!(hw->slot_programmed & (1u << slot))) {
+		spx_unlock(&hw->os);
+		spx_err(hw, "slot %u: enable before its ring was programmed\n", slot);
+		return -EINVAL;
+	}
+	spx_sel(hw, slot);
+	ctrl = RD(hw, MSI_SLOTS, CTRL);
+	if (ctrl != SPX_ALL_ONES) {
+		WR(hw, MSI_SLOTS, CTRL, ctrl | SYNPCIX_MSI_SLOTS_CTRL_ENABLE_MASK);
+		hw->slot_enabled |= 1u << slot;
+	}
+	spx_unlock(&hw->os);
+	return ctrl == SPX_ALL_ONES ? -ENODEV : 0;
+}
+
+/*
+ * Stop stamping and wait until the engine no longer writes into the ring,
+ * so the caller may free it: status.busy 0, or the slot's index still for
+ * SPX_SLOT_STILL_POLLS us. -ETIMEDOUT when neither happens within
+ * SPX_SLOT_IDLE_POLLS us (the slot is disabled all the same).
+ */
+int spx_slot_disable(struct spx_hw *hw, unsigned int slot)
+{
+	u32 ctrl, status, index, last;
+	int err, i, still = 0;
+
+	err = spx_slot_arg(hw, slot);
+	if (err)
+		return err;
+	spx_lock(&hw->os);
+	spx_sel(hw, slot);
+	ctrl = RD(hw, MSI_SLOTS, CTRL);
+	if (ctrl != SPX_ALL_ONES)
+		WR(hw, MSI_SLOTS, CTRL, ctrl & ~SYNPCIX_MSI_SLOTS_CTRL_ENABLE_MASK);
+	last = RD(hw, MSI_SLOTS, INDEX);
+	hw->slot_enabled &= ~(1u << slot);
+	spx_unlock(&hw->os);
+	if (ctrl == SPX_ALL_ONES)
+		return -ENODEV;
+
+	for (i = 0; i < SPX_SLOT_IDLE_POLLS; i++) {
+		spx_lock(&hw->os);
+		status = RD(hw, MSI_SLOTS, STATUS);
+		spx_sel(hw, slot);
+		index = RD(hw, MSI_SLOTS, INDEX);
+		spx_unlock(&hw->os);
+		if (status == SPX_ALL_ONES)
+			return -ENODEV;
+		if (!(status & SYNPCIX_MSI_SLOTS_STATUS_BUSY_MASK))
+			return 0;
+		if (index == last) {
+			if (++still >= SPX_SLOT_STILL_POLLS)
+				return 0;
+		} else {
+			still = 0;
+			last = index;
+		}
+		spx_udelay(&hw->os, 1);
+	}
+	spx_err(hw, "slot %u: engine still writing its ring %d us after disable\n",
+		slot, SPX_SLOT_IDLE_POLLS);
+	return -ETIMEDOUT;
+}
+
+int spx_slot_read(struct spx_hw *hw, unsigned int slot,
+		  struct spx_slot_counters *c)
+{
+	u32 lo, hi;
+	int err;
+
+	err = spx_slot_arg(hw, slot);
+	if (err)
+		return err;
+	spx_lock(&hw->os);
+	spx_sel(hw, slot);
+	c->ctrl = RD(hw, MSI_SLOTS, CTRL);
+	c->index = RD(hw, MSI_SLOTS, INDEX);
+	c->captures = RD(hw, MSI_SLOTS, CAPTURES);
+	c->stamped = RD(hw, MSI_SLOTS, STAMPED);
+	c->batched = RD(hw, MSI_SLOTS, BATCHED);
+	c->empty = RD(hw, MSI_SLOTS, EMPTY);
+	c->overflow = RD(hw, MSI_SLOTS, OVERFLOW);
+	c->dma_errors = RD(hw, MSI_SLOTS, DMA_ERRORS);
+	c->cause_last = RD(hw, MSI_SLOTS, CAUSE_LAST);
+	lo = RD(hw, MSI_SLOTS, LAST_STAMP_LO);
+	hi = RD(hw, MSI_SLOTS, LAST_STAMP_HI);
+	c->last_data = RD(hw, MSI_SLOTS, LAST_DATA);
+	spx_unlock(&hw->os);
+	if (c->ctrl == SPX_ALL_ONES && c->index == SPX_ALL_ONES)
+		return -ENODEV;
+	c->last_stamp = (u64)hi << 32 | lo;
+	return 0;
+}
+
+/* Read-to-clear: returns the causes accumulated since the last call. */
+int spx_slot_cause_acc(struct spx_hw *hw, unsigned int slot, u32 *acc)
+{
+	int err;
+
+	err = spx_slot_arg(hw, slot);
+	if (err)
+		return err;
+	spx_lock(&hw->os);
+	spx_sel(hw, slot);
+	*acc = RD(hw, MSI_SLOTS, CAUSE_ACC);
+	spx_unlock(&hw->os);
+	return 0;
+}
+
+int spx_slot_busy(struct spx_hw *hw, bool *busy)
+{
+	u32 status;
+
+	if (!hw->present[SPX_BLK_MSI_SLOTS])
+		return -EOPNOTSUPP;
+	status = RD(hw, MSI_SLOTS, STATUS);
+	if (status == SPX_ALL_ONES)
+		return -ENODEV;
+	*busy = status & SYNPCIX_MSI_SLOTS_STATUS_BUSY_MASK;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Card interrupts                                                   */
+/* ---------------------------------------------------------------- */
+
+int spx_irq_mask(struct spx_hw *hw, unsigned int slot, bool masked)
+{
+	u32 mask;
+
+	if (!hw->present[SPX_BLK_IRQ])
+		return -EOPNOTSUPP;
+	if (slot >= hw->n_slots)
+		return -EINVAL;
+	spx_lock(&hw->os);
+	mask = RD(hw, IRQ, MASK);
+	if (mask != SPX_ALL_ONES) {
+		mask = masked ? mask | (1u << slot) : mask & ~(1u << slot);
+		WR(hw, IRQ, MASK, mask);
+	}
+	spx_unlock(&hw->os);
+	return mask == SPX_ALL_ONES ? -ENODEV : 0;
+}
+
+int spx_irq_pending(struct spx_hw *hw, u32 *pending)
+{
+	u32 v;
+
+	if (!hw->present[SPX_BLK_IRQ])
+		return -EOPNOTSUPP;
+	v = RD(hw, IRQ, PENDING);
+	if (v == SPX_ALL_ONES)
+		return -ENODEV;
+	*pending = v;
+	return 0;
+}
+
+/* Moderation gap in units of 64 bus clocks, 0..255 (0: none). */
+int spx_irq_set_gap(struct spx_hw *hw, unsigned int units)
+{
+	if (!hw->present[SPX_BLK_IRQ])
+		return -EOPNOTSUPP;
+	if (units > SYNPCIX_IRQ_GAP_UNITS_MASK >> SYNPCIX_IRQ_GAP_UNITS_SHIFT)
+		return -EINVAL;
+	spx_lock(&hw->os);
+	WR(hw, IRQ, GAP, SPX_FIELD(IRQ, GAP, UNITS, units));
+	spx_unlock(&hw->os);
+	return 0;
+}
+
+int spx_irq_get_gap(struct spx_hw *hw, unsigned int *units)
+{
+	u32 v;
+
+	if (!hw->present[SPX_BLK_IRQ])
+		return -EOPNOTSUPP;
+	v = RD(hw, IRQ, GAP);
+	if (v == SPX_ALL_ONES)
+		return -ENODEV;
+	*units = SPX_GET(IRQ, GAP, UNITS, v);
+	return 0;
+}
+
+int spx_irq_raised(struct spx_hw *hw, u32 *raised)
+{
+	u32 v;
+
+	if (!hw->present[SPX_BLK_IRQ])
+		return -EOPNOTSUPP;
+	v = RD(hw, IRQ, RAISED);
+	if (v == SPX_ALL_ONES)
+		return -ENODEV;
+	*raised = v;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Capture unit DMA                                                  */
+/* ---------------------------------------------------------------- */
+
+int spx_dma_status(struct spx_hw *hw, struct spx_dma_status *st)
+{
+	u32 errors, last;
+
+	if (!hw->present[SPX_BLK_DMA])
+		return -EOPNOTSUPP;
+	spx_lock(&hw->os);
+	errors = RD(hw, DMA, ERRORS);
+	last = RD(hw, DMA, LAST_ERROR);
+	spx_unlock(&hw->os);
+	if (errors == SPX_ALL_ONES && last == SPX_ALL_ONES)
+		return -ENODEV;
+	st->errors = errors;
+	st->last_code = SPX_GET(DMA, LAST_ERROR, CODE, last);
+	st->last_requester = SPX_GET(DMA, LAST_ERROR, REQUESTER, last);
+	return 0;
+}
