@@ -4,10 +4,10 @@
 --
 -- Why a skewed pipeline: a 96-bit add cannot close at 125 MHz on iCE40,
 -- so the accumulator is cut into NCH chunks of W bits, each with its own
--- registered carry. W = 32 (three chunks) is the default: the output
--- alignment costs W * NCH * (NCH - 1) / 2 flip-flops (96 at W = 32, 240 at
--- W = 16), and the iCE40 carry chain adds 32 bits well inside 8 ns (the
--- measured tb_clk Fmax with it is in docs/bitstream.md). Chunk j runs j
+-- registered carry. The output alignment costs W * NCH * (NCH - 1) / 2
+-- flip-flops (240 at W = 16, 96 at W = 32), but W = 32 reaches only
+-- 88.6 MHz on the HX8K (measured: op decode -> addend mux -> 32-bit carry
+-- chain, 11.3 ns), so W = 16. Chunk j runs j
 -- clocks behind chunk 0: in clock t, r(j) holds chunk j of the time of step
 -- t-j, and the carry chunk j needs for that step left chunk j-1 one clock
 -- earlier. Every command (set, adjust, period) is applied to chunk j at its
@@ -27,7 +27,7 @@ use ieee.numeric_std.all;
 
 entity timebase is
   generic (
-    W          : positive := 32;    -- chunk width: one 32-bit add per clock
+    W          : positive := 16;    -- chunk width: one 16-bit add per clock
     NS_INIT    : natural  := 8;     -- period after reset, whole ns
     FRAC_INIT  : natural  := 0);
   port (
