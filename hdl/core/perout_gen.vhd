@@ -44,7 +44,7 @@ architecture rtl of perout_gen is
   signal ge      : std_logic;
   signal step    : unsigned(1 downto 0) := (others => '0');
   signal carry   : std_logic := '0';
-  signal addend  : unsigned(15 downto 0);
+  signal addend  : unsigned(15 downto 0) := (others => '0');
   signal sum     : unsigned(16 downto 0);
   signal q       : std_logic := '0';
 begin
@@ -72,13 +72,10 @@ begin
   end process;
   ge <= gt_hi or (eq_hi and ge_lo);
 
-  -- chunk `step` of width (ADD_FALL) or period (ADD_RISE); chunks 2 and 3
-  -- of the 32-bit addend are zero
-  addend <= (others => '0') when step(1) = '1' else
-            width(15 downto 0)  when state = ADD_FALL and step(0) = '0' else
-            width(31 downto 16) when state = ADD_FALL else
-            period(15 downto 0) when step(0) = '0' else
-            period(31 downto 16);
+  -- addend: chunk `step` of width (ADD_FALL) or period (ADD_RISE), set up
+  -- one clock ahead in a register (period/width -> multiplexer -> 16-bit
+  -- add -> target was 9.8 ns at 125 MHz); chunks 2 and 3 of the 32-bit
+  -- addend are zero
   -- rise(15..0) is always the chunk being added: rise rotates with the steps
   sum <= ('0' & rise(15 downto 0)) + ('0' & addend) + ("" & carry);
 
@@ -89,6 +86,7 @@ begin
       case state is
         when IDLE => null;
         when WAIT_RISE =>
+          addend <= width(15 downto 0);
           if ge = '1' and cmp_ok = '1' then
             q <= '1';
             state <= ADD_FALL;
@@ -96,6 +94,7 @@ begin
             carry <= '0';
           end if;
         when WAIT_FALL =>
+          addend <= period(15 downto 0);
           if ge = '1' and cmp_ok = '1' then
             q <= '0';
             state <= ADD_RISE;
@@ -113,6 +112,14 @@ begin
           end if;
           carry <= sum(16);
           step  <= step + 1;
+          -- the next step's addend
+          if step /= 0 then
+            addend <= (others => '0');
+          elsif state = ADD_FALL then
+            addend <= width(31 downto 16);
+          else
+            addend <= period(31 downto 16);
+          end if;
           if step = 3 then
             if state = ADD_FALL then
               state <= WAIT_FALL;
