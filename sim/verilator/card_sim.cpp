@@ -176,7 +176,8 @@ static void dma_step(struct card *c)
 			wd_ready = true;
 			c->dma_phase = DMA_WDATA;
 		} else {
-			c->dma_wait = CARD_DMA_LATENCY_CLKS - 1;
+			// the first word CARD_DMA_LATENCY_CLKS after the ready clock
+			c->dma_wait = CARD_DMA_LATENCY_CLKS - 2;
 			c->dma_phase = DMA_RWAIT;
 		}
 		break;
@@ -185,7 +186,8 @@ static void dma_step(struct card *c)
 		if (c->dma_k < c->dma_len) {
 			wd_ready = true;
 		} else {
-			c->dma_wait = CARD_DMA_LATENCY_CLKS;
+			// written CARD_DMA_LATENCY_CLKS after the last word's clock
+			c->dma_wait = CARD_DMA_LATENCY_CLKS - 1;
 			c->dma_phase = DMA_RWAIT;
 		}
 		break;
@@ -197,7 +199,8 @@ static void dma_step(struct card *c)
 		c->dma_err = dma_call(c, c->dma_wr, c->dma_len);
 		c->dma_k = 0;
 		if (c->dma_wr || c->dma_err) {
-			c->dma_wait = CARD_DMA_DONE_CLKS - 1;
+			// done CARD_DMA_DONE_CLKS after this clock (the data phase)
+			c->dma_wait = CARD_DMA_DONE_CLKS - 2;
 			c->dma_phase = DMA_DONE;
 			break;
 		}
@@ -207,6 +210,7 @@ static void dma_step(struct card *c)
 		rd_valid = true;
 		rd_data = c->dma_buf[c->dma_k++];
 		if (c->dma_k == c->dma_len) {
+			// done CARD_DMA_DONE_CLKS after the last word's clock
 			c->dma_wait = CARD_DMA_DONE_CLKS - 1;
 			c->dma_phase = DMA_DONE;
 		}

@@ -86,16 +86,21 @@ unsigned card_n_slots(const struct card *c);
  * Without a callback every request ends in master abort (nothing on the
  * bus answers).
  *
- * Fixed latencies, in bus clocks (a real initiator's vary with arbitration,
- * retries and the bridge; these are typical for a PCI host bridge):
- *   - dma_ready 1 clock after dma_valid is first seen (request accepted);
- *   - write words taken one per clock right after (the initiator's burst
- *     buffer), the callback CARD_DMA_LATENCY_CLKS after the last one;
- *   - read: the callback and the first dma_rd_valid CARD_DMA_LATENCY_CLKS
- *     after acceptance, then one word per clock (none after an error);
+ * Fixed latencies, in bus clocks counted from clock to clock (a real
+ * initiator's vary with arbitration, retries and the bridge; these are
+ * typical for a PCI host bridge):
+ *   - dma_ready high in the clock after the first clock with dma_valid (a
+ *     registered responder);
+ *   - write: dma_wd_ready high in the dma_len clocks right after the ready
+ *     clock (the initiator's burst buffer); the callback (the bus write)
+ *     CARD_DMA_LATENCY_CLKS after the last of them;
+ *   - read: the first dma_rd_valid CARD_DMA_LATENCY_CLKS after the ready
+ *     clock (the callback in the clock before), then one word per clock;
+ *     none after an error;
  *   - dma_done (with dma_err) CARD_DMA_DONE_CLKS after the last data phase
- *     (the callback's clock for writes and failed reads), as pci_initiator's
- *     dma_done follows the fourth edge after the last data phase.
+ *     (the callback's clock for writes and failed reads, the last
+ *     dma_rd_valid for reads), close to pci_initiator, whose dma_done follows
+ *     the fourth edge after the last data phase.
  */
 #define CARD_DMA_LATENCY_CLKS 8
 #define CARD_DMA_DONE_CLKS 4
