@@ -71,7 +71,6 @@ architecture rtl of clock_tb_domain is
   signal glitches_sent : unsigned(15 downto 0) := (others => '0');
   signal evstat_req : std_logic := '0';
 
-  signal rst_q     : std_logic := '1';
   constant US_DIV : positive := CLK_HZ / 1_000_000;
   signal us_cnt    : natural range 0 to US_DIV - 1 := 0;
   signal us_t      : std_logic := '0';
@@ -175,11 +174,7 @@ begin
         us_cnt <= us_cnt + 1;
       end if;
 
-      -- (the domain reset registered here: straight from the reset net it
-      -- was the 8.15 ns tb_clk path, measured; one clock later is harmless,
-      -- no message can arrive before the crossing's own synchroniser)
-      rst_q <= rst;
-      if rst_q = '1' then
+      if rst = '1' then
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
