@@ -23,6 +23,9 @@ struct card_agent {
 	int agent, devno;
 	uint64_t next_tb, next_bus;
 	uint64_t n_tb, n_bus;
+	bool ev_pending;
+	unsigned ev_value;
+	uint64_t ev_at;
 };
 
 extern "C" struct card_agent *card_agent_new(int devno)
@@ -73,6 +76,27 @@ extern "C" uint64_t card_agent_tb_clocks(const struct card_agent *c)
 	return c->n_tb;
 }
 
+extern "C" uint64_t card_agent_next_edge_ps(const struct card_agent *c)
+{
+	return c->next_bus;
+}
+
+extern "C" void card_agent_set_event(struct card_agent *c, unsigned value, uint64_t at_ps)
+{
+	c->ev_pending = true;
+	c->ev_value = value;
+	c->ev_at = at_ps;
+}
+
+/* apply a pending event-pin change due before an edge at t (strictly) */
+static void event_due(struct card_agent *c, uint64_t t, bool inclusive)
+{
+	if (c->ev_pending && (c->ev_at < t || (inclusive && c->ev_at == t))) {
+		c->top->event_in = c->ev_value;
+		c->ev_pending = false;
+	}
+}
+
 static void edge(struct card_agent *c, bool tb, bool bus)
 {
 	if (tb)
@@ -105,13 +129,16 @@ extern "C" void card_agent_step(void *ctx, const struct pci_sig *in, struct pci_
 	t->idsel_in = (in->ad >> (16 + c->devno)) & 1;
 	t->gnt_n = (in->gnt_n_mask >> c->agent) & 1;
 	while (c->next_tb < c->next_bus) {
+		event_due(c, c->next_tb, false);
 		edge(c, true, false);
 		c->next_tb += TB_PS;
 		c->n_tb++;
 	}
 	bool tb = c->next_tb == c->next_bus;
 
+	event_due(c, c->next_bus, false);
 	edge(c, tb, true);
+	event_due(c, c->next_bus, true);
 	if (tb) {
 		c->next_tb += TB_PS;
 		c->n_tb++;
