@@ -54,4 +54,10 @@ package clock_msg_pkg is
   constant P_LOSS     : par_t := 7;   -- loss_us
   constant P_GAP      : par_t := 8;   -- min_gap_ns
   constant P_LCNT     : par_t := 9;   -- lock_count
+  -- event counters the servo keeps in the register RAM (read, add one
+  -- on its adder, write back through cnt_req/cnt_ack)
+  constant P_EDGES    : par_t := 10;
+  constant P_REJECTS  : par_t := 11;
+  constant P_LOSSES   : par_t := 12;
+  constant P_STEPS    : par_t := 13;
 end package;

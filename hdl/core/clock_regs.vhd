@@ -109,7 +109,7 @@ architecture rtl of clock_regs is
         std_logic_vector(to_unsigned(N_EVENTS, 4)));
 
   -- what the init sequencer writes: (byte address, value) number n
-  constant INIT_WORDS : natural := 50;
+  constant INIT_WORDS : natural := 54;
   function init_addr (n : natural) return natural is
   begin
     case n is
@@ -137,7 +137,9 @@ architecture rtl of clock_regs is
       when 42 => return REG_PEROUT_START_NS_LO;   when 43 => return REG_PEROUT_START_NS_HI;
       when 44 => return REG_PEROUT_PERIOD_NS;     when 45 => return REG_PEROUT_WIDTH_NS;
       when 46 => return REG_CLOCK_TIME_NS_HI;     when 47 => return REG_CLOCK_TIME_FRAC;
-      when 48 => return REG_EVENT_STAMP_NS_HI;    when others => return REG_EVENT_STAMP_INFO;
+      when 48 => return REG_EVENT_STAMP_NS_HI;    when 49 => return REG_EVENT_STAMP_INFO;
+      when 50 => return REG_PPS_EDGES;            when 51 => return REG_PPS_REJECTS;
+      when 52 => return REG_PPS_LOSSES;           when others => return REG_PPS_STEPS;
     end case;
   end function;
   function init_val (n : natural) return word is
@@ -178,7 +180,9 @@ architecture rtl of clock_regs is
            -- the second words of snapshot and event answers, written by
            -- the answers
            REG_CLOCK_TIME_NS_HI | REG_CLOCK_TIME_FRAC |
-           REG_EVENT_STAMP_NS_HI | REG_EVENT_STAMP_INFO => return true;
+           REG_EVENT_STAMP_NS_HI | REG_EVENT_STAMP_INFO |
+           -- the servo's counters
+           REG_PPS_EDGES | REG_PPS_REJECTS | REG_PPS_LOSSES | REG_PPS_STEPS => return true;
       when others => return false;
     end case;
   end function;
@@ -200,6 +204,10 @@ architecture rtl of clock_regs is
       when P_STEP => return REG_PPS_STEP_THRESH_NS / 4;
       when P_LOSS => return REG_PPS_LOSS_US / 4;
       when P_GAP => return REG_PPS_MIN_GAP_NS / 4;
+      when P_EDGES => return REG_PPS_EDGES / 4;
+      when P_REJECTS => return REG_PPS_REJECTS / 4;
+      when P_LOSSES => return REG_PPS_LOSSES / 4;
+      when P_STEPS => return REG_PPS_STEPS / 4;
       when others => return REG_PPS_LOCK_COUNT / 4;
     end case;
   end function;
@@ -242,8 +250,7 @@ architecture rtl of clock_regs is
   signal pend : std_logic_vector(15 downto 0) := (others => '0');
   signal cmd_bits : word := (others => '0');
   signal servo_step : std_logic := '0';
-  signal mv : std_logic := '0';
-  signal mr : std_logic_vector(MSG_W - 1 downto 0) := (others => '0');
+  signal mdata, mdata_adj : word;
 
   type acc_t is (IDLE, SENDING, WAITING, DONE);
   signal acc : acc_t := IDLE;
@@ -257,7 +264,12 @@ architecture rtl of clock_regs is
   signal s_present, s_accepted, s_step_req, s_freq_req, s_ack : std_logic;
   signal s_step : signed(63 downto 0);
   signal s_freq, s_offset : signed(31 downto 0);
-  signal c_gap, c_rej, c_loss, c_step, c_edge : unsigned(31 downto 0);
+  signal c_gap : unsigned(31 downto 0);
+  -- the servo's counters live in the RAM; it writes them back through here
+  signal s_cnt_req : std_logic;
+  signal s_cnt_sel : par_t;
+  signal s_cnt_val : word;
+  signal s_cnt_ack : std_logic := '0';
   -- a PPS stamp goes straight from the crossing into the servo, which
   -- keeps the last accepted one (pps.stamp_ns_lo/hi)
   signal stamp_valid : std_logic;
@@ -285,8 +297,8 @@ begin
       accepted => s_accepted, last_stamp => last_stamp, step_req => s_step_req, step_ns => s_step,
       freq_req => s_freq_req, freq_adj => s_freq, req_ack => s_ack,
       state => s_state, present => s_present, offset_ns => s_offset,
-      gap_glitches => c_gap, rejects => c_rej, losses => c_loss, steps => c_step,
-      edges => c_edge);
+      gap_glitches => c_gap, cnt_req => s_cnt_req, cnt_sel => s_cnt_sel,
+      cnt_val => s_cnt_val, cnt_ack => s_cnt_ack);
   pps_locked <= '1' when s_state = "10" else '0';
   stamp_valid <= '1' when resp_valid = '1' and resp(97 downto 96) = R_PPS and resp(15) = '1' else '0';
 
@@ -327,15 +339,15 @@ begin
   end process;
 
   process (clk)
-    variable k : natural range 0 to 15;
     variable d : word;
     variable kind : natural range 0 to 3;
+    variable wbusy : boolean;           -- a RAM write is issued in this clock
   begin
     if rising_edge(clk) then
       -- every variable is written before it is read, so none implies storage
-      k := 0;
       d := (others => '0');
       kind := 0;
+      wbusy := false;
       ready <= '0';
       s_ack <= '0';
       ram_we <= '0';
@@ -353,6 +365,7 @@ begin
           when R_SNAP =>
             rdata     <= resp(63 downto 32);
             ram_we    <= '1';
+            wbusy     := true;
             ram_wslot <= REG_CLOCK_TIME_NS_HI / 4;
             ram_wdata <= resp(95 downto 64);
             wr2       <= '1';
@@ -361,6 +374,7 @@ begin
           when R_EVENT =>
             rdata     <= resp(31 downto 0);
             ram_we    <= '1';
+            wbusy     := true;
             ram_wslot <= REG_EVENT_STAMP_NS_HI / 4;
             ram_wdata <= resp(63 downto 32);
             wr2       <= '1';
@@ -384,41 +398,27 @@ begin
 
       if wr2 = '1' then
         ram_we    <= '1';
+        wbusy     := true;
         ram_wslot <= wr2_slot;
         ram_wdata <= wr2_data;
       end if;
 
-      -- message sender: pick the message and read its RAM word, then send
-      if mv = '1' and msg_ready = '1' then
-        mv <= '0';
-      elsif mv = '0' and fetched = '0' and pend /= x"0000" and ram_we = '0' then
+      -- message sender: pick the message and read its RAM word, then offer
+      -- it (msg, combinational) until the crossing takes it
+      if fetched = '1' and msg_ready = '1' then
+        fetched <= '0';
+        pend(k_r) <= '0';
+      elsif fetched = '0' and pend /= x"0000" and ram_we = '0' then
         -- (ram_we: a write in flight, e.g. event.ctrl with its own message,
         -- reaches the RAM in this clock; the read must come after it)
         k_r <= send_k;
         fetched <= '1';
-      elsif fetched = '1' then
-        fetched <= '0';
-        k := k_r;
-        d := ram_q;
-        case k is
-          when M_ADJ_LO    => if servo_step = '1' then d := std_logic_vector(s_step(31 downto 0)); end if;
-          when M_ADJ_HI    => if servo_step = '1' then d := std_logic_vector(s_step(63 downto 32)); end if;
-          when M_PER_NS    => d := x"000000" & std_logic_vector(eff(39 downto 32));
-          when M_PER_FRAC  => d := std_logic_vector(eff(31 downto 0));
-          when M_CMD       => d := cmd_bits;
-          -- min_width (RAM, 16 bits) & polarity & enable
-          when M_PPS_CFG   => d := ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) &
-                                   (pps_ctrl(1) or pps_ctrl(0));
-          when others      => null;      -- the RAM word
-        end case;
-        mr <= std_logic_vector(to_unsigned(k, 4)) & d;
-        mv <= '1';
-        pend(k) <= '0';
       end if;
 
       -- after reset: every RAM word its reset value, one per clock
       if initing = '1' then
         ram_we <= '1';
+        wbusy := true;
         ram_wslot <= init_addr(init_n) / 4;
         ram_wdata <= init_val(init_n);
         if init_n = INIT_WORDS - 1 then
@@ -443,6 +443,7 @@ begin
               -- reads; the cases below refuse bad values (no RAM write) and
               -- copy what the hardware needs into flip-flops
               ram_we <= is_rw;
+              wbusy := true;
               ram_wslot <= to_integer(unsigned(reg_addr(8 downto 2)));
               ram_wdata <= d and wmask;
               case a_n is
@@ -536,11 +537,7 @@ begin
                 when REG_PPS_STAMP_NS_HI => d := pps_hi_l;
                 when REG_PPS_OFFSET_NS => d := std_logic_vector(s_offset);
                 when REG_PPS_FREQ_ADJ => d := std_logic_vector(s_freq);
-                when REG_PPS_EDGES => d := std_logic_vector(c_edge);
                 when REG_PPS_GLITCHES => d := std_logic_vector(c_gap + filt_glitches);
-                when REG_PPS_REJECTS => d := std_logic_vector(c_rej);
-                when REG_PPS_LOSSES => d := std_logic_vector(c_loss);
-                when REG_PPS_STEPS => d := std_logic_vector(c_step);
                 when REG_EVENT_STATUS | REG_EVENT_OVERFLOWS =>
                   cmd_bits <= cmd_word(C_EVSTAT);
                   pend(M_CMD) <= '1';
@@ -577,7 +574,7 @@ begin
             end if;
           end if;
         when SENDING =>
-          if pend = x"0000" and mv = '0' then
+          if pend = x"0000" and fetched = '0' then
             if servo_busy = '1' then
               servo_busy <= '0';
               s_ack <= '1';
@@ -599,8 +596,18 @@ begin
           end if;
       end case;
 
+      -- the servo's counter write-backs take the RAM's write port when
+      -- nothing else does (it waits on cnt_ack)
+      s_cnt_ack <= '0';
+      if s_cnt_req = '1' and s_cnt_ack = '0' and not wbusy then
+        ram_we    <= '1';
+        ram_wslot <= word_of_par(s_cnt_sel);
+        ram_wdata <= s_cnt_val;
+        s_cnt_ack <= '1';
+      end if;
+
       if rst = '1' then
-        acc <= IDLE; pend <= (others => '0'); mv <= '0'; servo_busy <= '0';
+        acc <= IDLE; pend <= (others => '0'); servo_busy <= '0';
         filt_glitches <= (others => '0'); last_filt <= (others => '0');
         stamp_new <= '0'; bad_cnt <= (others => '0');
         fetched <= '0'; ram_rd <= '0';
@@ -614,6 +621,21 @@ begin
 
   reg_ready <= ready;
   reg_rdata <= rdata;
-  msg_valid <= mv;
-  msg <= mr;
+  -- the message on offer: the RAM word of k_r, or what the hardware says
+  -- for the messages not taken from the RAM. The crossing's holding
+  -- register is the only copy.
+  msg_valid <= fetched;
+  with k_r select mdata <=
+    std_logic_vector(s_step(31 downto 0)) when M_ADJ_LO,
+    std_logic_vector(s_step(63 downto 32)) when M_ADJ_HI,
+    x"000000" & std_logic_vector(eff(39 downto 32)) when M_PER_NS,
+    std_logic_vector(eff(31 downto 0)) when M_PER_FRAC,
+    cmd_bits when M_CMD,
+    -- min_width (RAM, 16 bits) & polarity & enable
+    ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) & (pps_ctrl(1) or pps_ctrl(0))
+      when M_PPS_CFG,
+    ram_q when others;
+  msg <= std_logic_vector(to_unsigned(k_r, 4)) & mdata_adj;
+  -- software's adjust comes from the RAM, the servo's step from the servo
+  mdata_adj <= ram_q when (k_r = M_ADJ_LO or k_r = M_ADJ_HI) and servo_step = '0' else mdata;
 end architecture;

@@ -42,12 +42,14 @@ architecture rtl of clock_tb_domain is
   -- One staging word for every timebase command: set, adjust and period
   -- data are always sent right before their command (clock_regs) and no
   -- message is taken while a command is in flight, so they never overlap.
+  -- The periodic output's start time is staged here too (bits 95..32):
+  -- clock_regs sends start, period, width and arm in one burst that no
+  -- timebase command can interleave, and perout_gen reads it only on arm.
   signal stage_r   : std_logic_vector(95 downto 0) := (others => '0');
 
   signal pps_cfg   : std_logic_vector(31 downto 0) := (others => '0');
   signal ev_cfg    : std_logic_vector(31 downto 0) := (others => '0');
   signal ev_minw   : unsigned(15 downto 0) := to_unsigned(4, 16);
-  signal po_start  : unsigned(63 downto 0) := (others => '0');
   signal po_period, po_width : unsigned(31 downto 0) := (others => '0');
   signal po_arm, po_en : std_logic := '0';
   signal po_next   : unsigned(63 downto 0);
@@ -99,18 +101,16 @@ begin
         a := to_integer(unsigned(msg(35 downto 32)));
         d := msg(31 downto 0);
         case a is
-          when M_SET_LO | M_ADJ_LO => stage_r(63 downto 32) <= d;
+          when M_SET_LO | M_ADJ_LO | M_PO_LO => stage_r(63 downto 32) <= d;
             if a = M_ADJ_LO then
               stage_r(31 downto 0) <= (others => '0');
             end if;
-          when M_SET_HI | M_ADJ_HI => stage_r(95 downto 64) <= d;
+          when M_SET_HI | M_ADJ_HI | M_PO_HI => stage_r(95 downto 64) <= d;
           when M_PER_NS    => stage_r(63 downto 32) <= x"000000" & d(7 downto 0);
           when M_SET_FRAC | M_PER_FRAC => stage_r(31 downto 0) <= d;
           when M_PPS_CFG   => pps_cfg <= d;
           when M_EV_CFG    => ev_cfg <= d;
           when M_EV_MINW   => ev_minw <= unsigned(d(15 downto 0));
-          when M_PO_LO     => po_start(31 downto 0) <= unsigned(d);
-          when M_PO_HI     => po_start(63 downto 32) <= unsigned(d);
           when M_PO_PERIOD => po_period <= unsigned(d);
           when M_PO_WIDTH  => po_width <= unsigned(d);
           when M_PO_ARM    => po_arm <= '1'; po_en <= d(0);
@@ -222,6 +222,6 @@ begin
 
   po : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => po_arm, enable => po_en,
-              start_ns => po_start, period => po_period, width => po_width,
+              start_ns => unsigned(stage_r(95 downto 32)), period => po_period, width => po_width,
               time_ns => time_ns, dout => perout, next_ns => po_next);
 end architecture;

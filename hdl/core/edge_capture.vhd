@@ -29,7 +29,7 @@ end entity;
 architecture rtl of edge_capture is
   signal s, s_d, act : std_logic := '0';
   signal counting      : std_logic := '0';
-  signal cnt           : unsigned(CNT_W - 1 downto 0) := (others => '0');
+  signal left          : unsigned(CNT_W - 1 downto 0) := (others => '0');
   signal cand          : unsigned(63 downto 0) := (others => '0');
 begin
   sync : entity work.sync_bit port map (clk => clk, din => pin, dout => s);
@@ -46,17 +46,20 @@ begin
       elsif counting = '0' then
         if act = '1' and s /= s_d then
           cand     <= time_ns;
-          cnt      <= to_unsigned(1, CNT_W);
+          -- clocks still to hold: released when `left` <= 1, i.e. after
+          -- min_width clocks at the new level (a down-counter tested for
+          -- <= 1 needs no comparator against min_width at 125 MHz)
+          left     <= min_width;
           counting <= '1';
         end if;
       elsif act = '0' then
         counting <= '0';            -- fell back before min_width: a glitch
         glitch   <= '1';
-      elsif cnt >= min_width then
+      elsif left(CNT_W - 1 downto 1) = (CNT_W - 1 downto 1 => '0') then
         counting    <= '0';
         stamp_valid <= '1';
       else
-        cnt <= cnt + 1;
+        left <= left - 1;
       end if;
     end if;
   end process;

@@ -56,7 +56,13 @@ entity pps_servo is
     state         : out std_logic_vector(1 downto 0);
     present       : out std_logic;
     offset_ns     : out signed(31 downto 0);
-    gap_glitches, rejects, losses, steps, edges : out unsigned(31 downto 0));
+    gap_glitches  : out unsigned(31 downto 0);
+    -- counter write-back: the new value of counter cnt_sel (P_EDGES,
+    -- P_REJECTS, P_LOSSES, P_STEPS), held until cnt_ack
+    cnt_req       : out std_logic;
+    cnt_sel       : out par_t;
+    cnt_val       : out std_logic_vector(31 downto 0);
+    cnt_ack       : in  std_logic);
 end entity;
 
 architecture rtl of pps_servo is
@@ -77,10 +83,13 @@ architecture rtl of pps_servo is
   --   MULT/RSHF/LSHF  |err| * mant >> shift (shift-and-add, then align)
   --   ACC   integ/freq_adj := saturating integ -+ product
   --   LOSS  loss_us - us_since <= 0: PPS lost
+  --   INC   counter inc_sel + 1 (read from the RAM), then CNTW writes it
+  --         back and continues at ret
   type seq_t is (IDLE, GAP1, GAP2, MODS, MFIX, FOLD1, FOLD2, CMP_S, CMP_L, CMP_R,
-                 LCNT, DECIDE, LOADK, MULT, RSHF, LSHF, ACC, WAIT_ACK, LOSS);
+                 LCNT, DECIDE, LOADK, MULT, RSHF, LSHF, ACC, WAIT_ACK, LOSS,
+                 INC, CNTW);
   type asel_t is (A_ZERO, A_STAMP, A_R, A_RSH, A_INTEG, A_PAR);
-  type bsel_t is (B_ZERO, B_LAST, B_PAR, B_ERR, B_R, B_MAX, B_US);
+  type bsel_t is (B_ZERO, B_LAST, B_PAR, B_ERR, B_R, B_MAX, B_US, B_ONES);
   -- which multiply: I (ki, then P follows), P (kp), F (kf after a step)
   type ph_t is (PH_I, PH_P, PH_F);
 
@@ -94,7 +103,11 @@ architecture rtl of pps_servo is
   signal integ : signed(31 downto 0) := (others => '0');
   signal good, bad : unsigned(7 downto 0) := (others => '0');
   signal rej_run : unsigned(1 downto 0) := (others => '0');   -- 0..3 rejections in a row
-  signal c_gap, c_rej, c_loss, c_step, c_edge : unsigned(31 downto 0) := (others => '0');
+  signal c_gap : unsigned(31 downto 0) := (others => '0');
+  signal ret : seq_t := IDLE;
+  signal inc_sel : par_t := P_EDGES;
+  signal creq : std_logic := '0';
+  signal cval : std_logic_vector(31 downto 0) := (others => '0');
   signal sreq, freq : std_logic := '0';
   -- -err at the step; |err| < 2^30 (it is folded to +-interval/2), so 32
   -- bits hold it and step_ns is its sign extension
@@ -164,6 +177,8 @@ begin
         bsel <= B_ERR; bsx <= '1'; sub <= not err(31);
       when LOSS =>
         asel <= A_PAR; bsel <= B_US; sub <= '1';
+      when INC =>
+        asel <= A_PAR; bsel <= B_ONES; sub <= '1';   -- a - (-1)
       when DECIDE =>
         bsel <= B_ERR; sub <= '1';      -- 0 - err: the step
       when MULT =>
@@ -204,6 +219,7 @@ begin
           when others => par <= P_KF;
         end case;
       when IDLE | LOSS => par <= P_LOSS;
+      when INC => par <= inc_sel;
       when others => par <= P_INTERVAL;
     end case;
   end process;
@@ -222,6 +238,7 @@ begin
     r                               when B_R,
     x"7FFFFFFF"                     when B_MAX,
     us_since                        when B_US,
+    x"FFFFFFFF"                     when B_ONES,
     (others => '0')                 when others;
 
   -- a + (b xor sub) + sub in 33 bits, as one 34-bit add whose extra low bit
@@ -269,7 +286,7 @@ begin
       end if;
 
       -- steps other than IDLE and WAIT_ACK act in their fourth clock
-      if seq = IDLE or seq = WAIT_ACK or phc = 3 then
+      if seq = IDLE or seq = WAIT_ACK or seq = CNTW or phc = 3 then
         phc <= (others => '0');
       else
         phc <= phc + 1;
@@ -289,8 +306,19 @@ begin
           seq <= IDLE;
         end if;
 
+      elsif seq = CNTW then
+        if cnt_ack = '1' then
+          creq <= '0';
+          seq <= ret;
+        end if;
+
       elsif phc = 3 then
       case seq is
+        when INC =>
+          cval <= std_logic_vector(w);
+          creq <= '1';
+          seq  <= CNTW;
+
         when LOSS =>
           seq <= IDLE;
           if neg = '1' or nz = '0' then     -- us_since >= loss_us
@@ -298,7 +326,7 @@ begin
             have_last <= '0';       -- the gap test is meaningless across a loss
             if st = LOCKING or st = LOCKED then
               st <= HOLDOVER;
-              c_loss <= c_loss + 1;
+              inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
               fadj <= integ;          -- hold the learned frequency, drop the P term
               freq <= '1';
             end if;
@@ -314,7 +342,9 @@ begin
             c_gap <= c_gap + 1;
           else
             accepted  <= '1';
-            c_edge    <= c_edge + 1;
+            inc_sel   <= P_EDGES;
+            ret       <= IDLE;
+            seq       <= INC;
             last_lo   <= sr(31 downto 0);
             last_hi   <= sr(63 downto 32);
             have_last <= '1';
@@ -324,7 +354,7 @@ begin
             if mode = "10" then
               r   <= (others => '0');
               cnt <= (others => '1');       -- 64 steps
-              seq <= MODS;
+              ret <= MODS;
             end if;
           end if;
 
@@ -386,15 +416,16 @@ begin
             if f_step = '1' or prev_step = '1' then
               step_r <= signed(w);
               sreq   <= '1';
-              c_step <= c_step + 1;
               good   <= (others => '0');
               st     <= LOCKING;
               prev_step <= f_step;
+              inc_sel <= P_STEPS;
+              seq    <= INC;
               if prev_step = '1' then
                 ph  <= PH_F;
-                seq <= LOADK;
+                ret <= LOADK;
               else
-                seq <= WAIT_ACK;
+                ret <= WAIT_ACK;
               end if;
             else
               prev_step <= '0';
@@ -415,7 +446,9 @@ begin
           else
             -- LOCKED or HOLDOVER: a far-off edge must not yank the clock
             if f_rej = '1' then
-              c_rej <= c_rej + 1;
+              inc_sel <= P_REJECTS;
+              ret <= IDLE;
+              seq <= INC;
               if rej_run = 3 then
                 st <= LOCKING;     -- the reference really moved: re-acquire
                 good <= (others => '0');
@@ -523,8 +556,7 @@ begin
         prev_step <= '0'; integ <= (others => '0');
         fadj <= (others => '0'); sreq <= '0'; freq <= '0';
         good <= (others => '0'); bad <= (others => '0'); rej_run <= (others => '0');
-        c_gap <= (others => '0'); c_rej <= (others => '0'); c_loss <= (others => '0');
-        c_step <= (others => '0'); c_edge <= (others => '0');
+        c_gap <= (others => '0'); creq <= '0';
         phc <= (others => '0'); sv_pend <= '0'; us_chk <= '0';
       end if;
     end if;
@@ -539,8 +571,7 @@ begin
   present  <= pres;
   offset_ns <= err;
   gap_glitches <= c_gap;
-  rejects <= c_rej;
-  losses  <= c_loss;
-  steps   <= c_step;
-  edges   <= c_edge;
+  cnt_req <= creq;
+  cnt_sel <= inc_sel;
+  cnt_val <= cval;
 end architecture;

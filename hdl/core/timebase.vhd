@@ -2,9 +2,12 @@
 -- The card's clock: 64-bit ns since the epoch + 32-bit fraction of a ns,
 -- advanced every clock by a programmable increment (the period).
 --
--- Why a skewed pipeline: a 96-bit add cannot close at 125 MHz on iCE40
--- (a 32-bit ripple add already misses it), so the accumulator is cut into
--- NCH chunks of W bits, each with its own registered carry. Chunk j runs j
+-- Why a skewed pipeline: a 96-bit add cannot close at 125 MHz on iCE40,
+-- so the accumulator is cut into NCH chunks of W bits, each with its own
+-- registered carry. The output alignment costs W * NCH * (NCH - 1) / 2
+-- flip-flops (240 at W = 16, 96 at W = 32), but W = 32 reaches only
+-- 88.6 MHz on the HX8K (measured: op decode -> addend mux -> 32-bit carry
+-- chain, 11.3 ns), so W = 16. Chunk j runs j
 -- clocks behind chunk 0: in clock t, r(j) holds chunk j of the time of step
 -- t-j, and the carry chunk j needs for that step left chunk j-1 one clock
 -- earlier. Every command (set, adjust, period) is applied to chunk j at its

@@ -29,7 +29,10 @@ architecture sim of tb_arith_units is
   signal step_ns : signed(63 downto 0);
   signal freq_adj, offset_ns : signed(31 downto 0);
   signal state : std_logic_vector(1 downto 0);
-  signal gap_glitches, rejects, losses, steps, edges : unsigned(31 downto 0);
+  signal gap_glitches : unsigned(31 downto 0);
+  signal cnt_req, cnt_ack : std_logic := '0';
+  signal cnt_sel : par_t;
+  signal cnt_val : std_logic_vector(31 downto 0);
   signal done : boolean := false;
   signal par : par_t;
   signal par_q : std_logic_vector(31 downto 0) := (others => '0');
@@ -52,8 +55,11 @@ begin
         when P_REJ | P_STEP | P_LOSS => par_q <= x"FFFFFFFF";
         when P_GAP => par_q <= (others => '0');
         when P_LCNT => par_q <= std_logic_vector(to_unsigned(4, 32));
+        when P_EDGES | P_REJECTS | P_LOSSES | P_STEPS => par_q <= (others => '0');
         when others => par_q <= (others => 'X');
       end case;
+      -- counter write-backs: taken (their values are not checked here)
+      cnt_ack <= cnt_req and not cnt_ack;
     end if;
   end process;
 
@@ -66,8 +72,8 @@ begin
       accepted => accepted, step_req => step_req, step_ns => step_ns,
       freq_req => freq_req, freq_adj => freq_adj, req_ack => req_ack,
       state => state, present => present, offset_ns => offset_ns,
-      gap_glitches => gap_glitches, rejects => rejects, losses => losses,
-      steps => steps, edges => edges);
+      gap_glitches => gap_glitches, cnt_req => cnt_req, cnt_sel => cnt_sel,
+      cnt_val => cnt_val, cnt_ack => cnt_ack);
 
   process
     variable errs : natural := 0;

@@ -27,7 +27,12 @@ architecture sim of tb_pps_servo is
   signal step_ns : signed(63 downto 0);
   signal freq_adj, offset_ns : signed(31 downto 0);
   signal state : std_logic_vector(1 downto 0);
-  signal gap_glitches, rejects, losses, steps, edges : unsigned(31 downto 0);
+  signal gap_glitches : unsigned(31 downto 0);
+  -- the counters the servo keeps in the register RAM, modelled here
+  signal rejects, losses, steps, edges : unsigned(31 downto 0) := (others => '0');
+  signal cnt_req, cnt_ack : std_logic := '0';
+  signal cnt_sel : par_t;
+  signal cnt_val : std_logic_vector(31 downto 0);
   signal loss_us : unsigned(31 downto 0) := to_unsigned(1_500_000, 32);
   signal done : boolean := false;
   signal par : par_t;
@@ -49,8 +54,29 @@ begin
         when P_LOSS => par_q <= std_logic_vector(loss_us);
         when P_GAP => par_q <= std_logic_vector(to_unsigned(500_000_000, 32));
         when P_LCNT => par_q <= std_logic_vector(to_unsigned(4, 32));
+        when P_EDGES => par_q <= std_logic_vector(edges);
+        when P_REJECTS => par_q <= std_logic_vector(rejects);
+        when P_LOSSES => par_q <= std_logic_vector(losses);
+        when P_STEPS => par_q <= std_logic_vector(steps);
         when others => par_q <= (others => 'X');
       end case;
+      -- counter write-back, acknowledged after a clock (as the register
+      -- file does when its write port is free); the register file's reset
+      -- clears the counters
+      cnt_ack <= '0';
+      if rst = '1' then
+        edges <= (others => '0'); rejects <= (others => '0');
+        losses <= (others => '0'); steps <= (others => '0');
+      elsif cnt_req = '1' and cnt_ack = '0' then
+        cnt_ack <= '1';
+        case cnt_sel is
+          when P_EDGES => edges <= unsigned(cnt_val);
+          when P_REJECTS => rejects <= unsigned(cnt_val);
+          when P_LOSSES => losses <= unsigned(cnt_val);
+          when P_STEPS => steps <= unsigned(cnt_val);
+          when others => report "FAIL: write-back to a non-counter" severity error;
+        end case;
+      end if;
     end if;
   end process;
 
@@ -63,8 +89,8 @@ begin
       accepted => accepted, step_req => step_req, step_ns => step_ns,
       freq_req => freq_req, freq_adj => freq_adj, req_ack => req_ack,
       state => state, present => present, offset_ns => offset_ns,
-      gap_glitches => gap_glitches, rejects => rejects, losses => losses,
-      steps => steps, edges => edges);
+      gap_glitches => gap_glitches, cnt_req => cnt_req, cnt_sel => cnt_sel,
+      cnt_val => cnt_val, cnt_ack => cnt_ack);
 
   stim : process
     variable errs : natural := 0;
