@@ -116,8 +116,16 @@ architecture rtl of pci_initiator is
   type buf_t is array (0 to 15) of word;
   signal wbuf      : buf_t;
   signal buf_we   : std_logic;
+  signal wr_e     : std_logic := '0';
+  signal wr_a     : unsigned(3 downto 0);
+  signal wr_d     : word;
   signal buf_wa, buf_ra : unsigned(3 downto 0);
-  signal buf_q    : word := (others => '0');
+  -- the block RAM's own output register: no reset or initial value (the
+  -- RAM's has none; an initial value costs 33 LUTs of emulation). A word
+  -- it reads goes onto AD for a data phase only after it was written (the
+  -- load after a request's last word is junk that no data phase carries;
+  -- parking may drive it, where AD's value does not matter).
+  signal buf_q    : word;
   signal fill     : unsigned(4 downto 0) := (others => '0');
   signal wd_rdy_q : std_logic := '0';
 
@@ -172,13 +180,36 @@ begin
   buf_we <= wd_rdy_q;
   buf_wa <= fill(3 downto 0);
 
-  -- the block RAM alone in its process (GHDL synthesis needs it so)
+  -- The block RAM alone in its processes (GHDL synthesis needs it so).
+  -- Written on the falling edge, read at rising edges: with both on the
+  -- same edge Yosys 0.23 adds read-during-write emulation (70 flip-flops,
+  -- 36 LUTs), which this buffer never needs. The word taken at a rising
+  -- edge is held in wr_* and written at the next falling edge, so the
+  -- half-clock path into the RAM starts at flip-flops (nextpnr does not
+  -- time it as half a clock); the bus reads a word at least half a clock
+  -- after that (it reads word k at the edge after the one that took it, at
+  -- the earliest: see buf_ra). wr_* have no reset: until the first word
+  -- is taken they write nothing (wr_e follows wd_rdy_q, reset) or junk
+  -- into a buffer that holds nothing yet.
   process (clk)
   begin
     if rising_edge(clk) then
-      if buf_we = '1' then
-        wbuf(to_integer(buf_wa)) <= dma_wd_data;
+      wr_e <= buf_we;
+      wr_a <= buf_wa;
+      wr_d <= dma_wd_data;
+    end if;
+  end process;
+  process (clk)
+  begin
+    if falling_edge(clk) then
+      if wr_e = '1' then
+        wbuf(to_integer(wr_a)) <= wr_d;
       end if;
+    end if;
+  end process;
+  process (clk)
+  begin
+    if rising_edge(clk) then
       buf_q <= wbuf(to_integer(buf_ra));
     end if;
   end process;

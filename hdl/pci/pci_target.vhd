@@ -57,7 +57,7 @@ entity pci_target is
     idsel_in     : in  std_logic;
     trdy_n_in    : in  std_logic;   -- TRDY#/DEVSEL#/STOP#/PERR# pins as seen on
     trdy_n_out   : out std_logic;   -- the bus: unused by a target, kept so the
-    trdy_n_oe    : out std_logic;   -- initiator (later) shares one port set
+    trdy_n_oe    : out std_logic;   -- initiator shares one port set
     devsel_n_in  : in  std_logic;
     devsel_n_out : out std_logic;
     devsel_n_oe  : out std_logic;
@@ -86,7 +86,7 @@ entity pci_target is
     msi_mme      : out std_logic_vector(2 downto 0);   -- log2 vectors granted
     msi_addr     : out std_logic_vector(63 downto 0);
     msi_data     : out std_logic_vector(15 downto 0);
-    -- status events from the initiator (later): one-clock pulses
+    -- status events from the initiator: one-clock pulses
     mst_data_perr  : in  std_logic;  -- status bit 8
     mst_rcv_tabort : in  std_logic;  -- status bit 12
     mst_rcv_mabort : in  std_logic;  -- status bit 13
@@ -520,7 +520,7 @@ begin
           end if;
       end case;
 
-      -- initiator status events (the initiator arrives later)
+      -- initiator status events
       if mst_data_perr = '1' then s_mdpe <= '1'; end if;
       if mst_rcv_tabort = '1' then s_rta <= '1'; end if;
       if mst_rcv_mabort = '1' then s_rma <= '1'; end if;
