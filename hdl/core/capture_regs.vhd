@@ -38,8 +38,8 @@ entity capture_regs is
     -- card_irq
     irq_mask    : out std_logic_vector(N_SLOTS - 1 downto 0);
     irq_gap     : out std_logic_vector(7 downto 0);
-    irq_pending : in  std_logic_vector(N_SLOTS - 1 downto 0);
-    irq_raise   : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_pend    : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_raised  : in  std_logic_vector(N_SLOTS - 1 downto 0);
     -- card_dma_arbiter's error report
     dma_err_valid : in std_logic;
     dma_err_code  : in std_logic_vector(1 downto 0);
@@ -58,6 +58,11 @@ architecture rtl of capture_regs is
   signal errors  : unsigned(15 downto 0);
   signal last_err : std_logic_vector(5 downto 0);
 
+  -- answers are built as whole words outside the decoder: GHDL synthesis
+  -- mis-slices a variable assigned whole in one branch and by slices in
+  -- another (docs/simulation.md)
+  signal info_w, status_w, lerr_w : std_logic_vector(31 downto 0);
+
   function w32 (v : std_logic_vector) return std_logic_vector is
     variable r : std_logic_vector(31 downto 0) := (others => '0');
   begin
@@ -65,6 +70,29 @@ architecture rtl of capture_regs is
     return r;
   end function;
 begin
+  words : process (all)
+    variable w : std_logic_vector(31 downto 0);
+  begin
+    w := (others => '0');
+    w(MSI_SLOTS_INFO_N_SLOTS_LSB + 3 downto MSI_SLOTS_INFO_N_SLOTS_LSB) :=
+      std_logic_vector(to_unsigned(N_SLOTS, 4));
+    w(MSI_SLOTS_INFO_FIFO_LOG2_LSB + 3 downto MSI_SLOTS_INFO_FIFO_LOG2_LSB) :=
+      std_logic_vector(to_unsigned(FIFO_LOG2, 4));
+    w(MSI_SLOTS_INFO_LATCH_CLKS_LSB + 3 downto MSI_SLOTS_INFO_LATCH_CLKS_LSB) :=
+      std_logic_vector(to_unsigned(LATCH_CLKS, 4));
+    info_w <= w;
+  end process;
+
+  status_p : process (all)
+  begin
+    status_w <= (others => '0');
+    status_w(MSI_SLOTS_STATUS_BUSY_LSB) <= eng_busy;
+    status_w(MSI_SLOTS_STATUS_INIT_LSB) <= eng_init;
+    lerr_w <= (others => '0');
+    lerr_w(DMA_LAST_ERROR_CODE_LSB + 1 downto DMA_LAST_ERROR_CODE_LSB) <= last_err(1 downto 0);
+    lerr_w(DMA_LAST_ERROR_REQUESTER_LSB + 1 downto DMA_LAST_ERROR_REQUESTER_LSB) <= last_err(3 downto 2);
+  end process;
+
   process (clk)
     variable a : natural range 0 to 1023;
     variable d : std_logic_vector(31 downto 0);
@@ -86,7 +114,7 @@ begin
         last_err <= (others => '0');
         reg_rdata <= (others => '0');
       else
-        if irq_raise /= (irq_raise'range => '0') then
+        if irq_raised /= (irq_raised'range => '0') then
           raised <= raised + 1;    -- card_irq raises one slot per clock
         end if;
         if dma_err_valid = '1' then
@@ -127,23 +155,13 @@ begin
               if reg_write = '1' then
                 sel <= unsigned(reg_wdata(MSI_SLOTS_SLOT_SEL_SLOT_LSB + 2 downto MSI_SLOTS_SLOT_SEL_SLOT_LSB));
               end if;
-            elsif a = REG_MSI_SLOTS_INFO / 4 then
-              d(MSI_SLOTS_INFO_N_SLOTS_LSB + 3 downto MSI_SLOTS_INFO_N_SLOTS_LSB) :=
-                std_logic_vector(to_unsigned(N_SLOTS, 4));
-              d(MSI_SLOTS_INFO_FIFO_LOG2_LSB + 3 downto MSI_SLOTS_INFO_FIFO_LOG2_LSB) :=
-                std_logic_vector(to_unsigned(FIFO_LOG2, 4));
-              d(MSI_SLOTS_INFO_LATCH_CLKS_LSB + 3 downto MSI_SLOTS_INFO_LATCH_CLKS_LSB) :=
-                std_logic_vector(to_unsigned(LATCH_CLKS, 4));
-            elsif a = REG_MSI_SLOTS_STATUS / 4 then
-              d(MSI_SLOTS_STATUS_BUSY_LSB) := eng_busy;
-              d(MSI_SLOTS_STATUS_INIT_LSB) := eng_init;
+            elsif a = REG_MSI_SLOTS_INFO / 4 then d := info_w;
+            elsif a = REG_MSI_SLOTS_STATUS / 4 then d := status_w;
             elsif a = BLK_DMA_BASE / 4 then d := DMA_TYPE_RESET;
             elsif a = REG_DMA_VERSION / 4 then d := DMA_VERSION_RESET;
             elsif a = REG_DMA_NEXT / 4 then d := DMA_NEXT_RESET;
             elsif a = REG_DMA_ERRORS / 4 then d := w32(std_logic_vector(errors));
-            elsif a = REG_DMA_LAST_ERROR / 4 then
-              d(DMA_LAST_ERROR_CODE_LSB + 1 downto DMA_LAST_ERROR_CODE_LSB) := last_err(1 downto 0);
-              d(DMA_LAST_ERROR_REQUESTER_LSB + 1 downto DMA_LAST_ERROR_REQUESTER_LSB) := last_err(3 downto 2);
+            elsif a = REG_DMA_LAST_ERROR / 4 then d := lerr_w;
             elsif a = BLK_IRQ_BASE / 4 then d := IRQ_TYPE_RESET;
             elsif a = REG_IRQ_VERSION / 4 then d := IRQ_VERSION_RESET;
             elsif a = REG_IRQ_NEXT / 4 then d := IRQ_NEXT_RESET;
@@ -152,7 +170,7 @@ begin
               if reg_write = '1' then
                 mask <= reg_wdata(N_SLOTS - 1 downto 0);
               end if;
-            elsif a = REG_IRQ_PENDING / 4 then d := w32(irq_pending);
+            elsif a = REG_IRQ_PENDING / 4 then d := w32(irq_pend);
             elsif a = REG_IRQ_GAP / 4 then
               d := w32(gap);
               if reg_write = '1' then

@@ -62,7 +62,7 @@ architecture rtl of capture_unit is
   signal win_slot : std_logic_vector(2 downto 0);
   signal win_word : std_logic_vector(4 downto 0);
   signal win_wdata, win_rdata : std_logic_vector(31 downto 0);
-  signal eng_busy, eng_init : std_logic;
+  signal busy_s, init_s : std_logic;
   signal d_valid, d_write, d_ready, d_wd_ready, d_rd_valid, d_done : std_logic_vector(0 downto 0);
   signal d_addr   : std_logic_vector(61 downto 0);
   signal d_len    : std_logic_vector(4 downto 0);
@@ -75,7 +75,7 @@ architecture rtl of capture_unit is
   signal mask, raise, pending : std_logic_vector(N_SLOTS - 1 downto 0);
   signal gap : std_logic_vector(7 downto 0);
 begin
-  cap : entity work.msi_capture
+  u_cap : entity work.msi_capture
     generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2)
     port map (bus_clk => bus_clk, bus_rst => bus_rst, db_valid => db_valid,
               db_slot => db_slot, db_data => db_data, tb_clk => tb_clk,
@@ -84,7 +84,7 @@ begin
               cap_data => cap_data, cap_ns => cap_ns, cap_pop => cap_pop,
               cap_rpos => cap_rpos, cap_wpos => cap_wpos);
 
-  eng : entity work.stamp_engine
+  u_eng : entity work.stamp_engine
     generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2)
     port map (clk => bus_clk, rst => bus_rst, cap_empty => cap_empty,
               cap_kind => cap_kind, cap_slot => cap_slot, cap_lost => cap_lost,
@@ -96,11 +96,11 @@ begin
               d_ready => d_ready(0), d_wd_ready => d_wd_ready(0),
               d_rd_valid => d_rd_valid(0), d_rd_data => d_rd_data, d_done => d_done(0),
               d_err => d_err, ev_valid => ev_valid, ev_slot => ev_slot,
-              busy => eng_busy, init => eng_init);
+              busy => busy_s, init => init_s);
 
   -- one requester today (the stamp engine makes the cause reads too); the
   -- event ring joins as requester 1
-  arb : entity work.card_dma_arbiter
+  u_arb : entity work.card_dma_arbiter
     generic map (N_REQ => 1)
     port map (clk => bus_clk, rst => bus_rst, r_valid => d_valid, r_write => d_write,
               r_addr => d_addr, r_len => d_len, r_wd_data => d_wd_data,
@@ -112,20 +112,20 @@ begin
               dma_wd_ready => dma_wd_ready, dma_rd_valid => dma_rd_valid,
               dma_rd_data => dma_rd_data, dma_done => dma_done, dma_err => dma_err);
 
-  irq : entity work.card_irq
+  u_irq : entity work.card_irq
     generic map (N_SLOTS => N_SLOTS)
     port map (clk => bus_clk, rst => bus_rst, ev_valid => ev_valid, ev_slot => ev_slot,
               mask => mask, gap_units => gap, raise => raise, pending => pending);
 
-  regs : entity work.capture_regs
+  u_regs : entity work.capture_regs
     generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2)
     port map (clk => bus_clk, rst => bus_rst, reg_valid => reg_valid,
               reg_write => reg_write, reg_addr => reg_addr, reg_wdata => reg_wdata,
               reg_ready => reg_ready, reg_rdata => reg_rdata, win_req => win_req,
               win_write => win_write, win_slot => win_slot, win_word => win_word,
               win_wdata => win_wdata, win_ack => win_ack, win_rdata => win_rdata,
-              eng_busy => eng_busy, eng_init => eng_init, irq_mask => mask,
-              irq_gap => gap, irq_pending => pending, irq_raise => raise,
+              eng_busy => busy_s, eng_init => init_s, irq_mask => mask,
+              irq_gap => gap, irq_pend => pending, irq_raised => raise,
               dma_err_valid => err_valid, dma_err_code => err_code,
               dma_err_req => err_req);
 

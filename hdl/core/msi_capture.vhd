@@ -81,12 +81,15 @@ architecture rtl of msi_capture is
 
   -- timebase side
   signal t_sync, t_prev : std_logic;
+  signal b        : std_logic_vector(18 downto 0);  -- the announced bank
   type lost_t is array (0 to N_SLOTS - 1) of unsigned(7 downto 0);
   signal lost     : lost_t;
   signal wr_ptr   : ptr_t;
   signal wr_gray  : std_logic_vector(FIFO_LOG2 downto 0);
   signal rd_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
   signal we       : std_logic;
+  signal full     : boolean;
+  signal det_slot, lost_pick : natural range 0 to 7;
   signal wa       : unsigned(FIFO_LOG2 - 1 downto 0);
   signal wd       : std_logic_vector(W - 1 downto 0);
 
@@ -136,60 +139,69 @@ begin
     s : entity work.sync_bit port map (clk => tb_clk, din => rd_gray(i), dout => rd_gray_s(i));
   end generate;
 
-  latch : process (tb_clk)
-    variable full : boolean;
-    variable b    : std_logic_vector(18 downto 0);
-    variable s    : natural range 0 to 7;
+  b <= bank(1) when t_sync = '1' else bank(0);
+
+  -- the entry to write this clock, decided combinationally: the RAM's own
+  -- input registers hold it (no 76-bit copy in flip-flops), and the time
+  -- written is time_ns at the edge the change is detected
+  wsel : process (all)
+    variable s     : natural range 0 to 7;
     variable found : boolean;
   begin
+    full <= (wr_ptr - from_gray(rd_gray_s)) = to_unsigned(DEPTH, FIFO_LOG2 + 1);
+    s := to_integer(unsigned(b(18 downto 16)));
+    det_slot <= s;
+    we <= '0';
+    lost_pick <= 0;
+    wd <= '1' & b(18 downto 16) & std_logic_vector(lost(s)) & b(15 downto 0)
+          & std_logic_vector(time_ns(47 downto 0));
+    if t_sync /= t_prev then
+      if not ((wr_ptr - from_gray(rd_gray_s)) = to_unsigned(DEPTH, FIFO_LOG2 + 1)) then
+        we <= '1';
+      end if;
+    else
+      -- report losses as soon as there is room, lowest slot first
+      found := false;
+      for i in 0 to N_SLOTS - 1 loop
+        if not found and lost(i) /= 0 then
+          found := true;
+          lost_pick <= i;
+          wd <= '0' & std_logic_vector(to_unsigned(i, 3)) & std_logic_vector(lost(i))
+                & x"0000" & x"000000000000";
+          if not ((wr_ptr - from_gray(rd_gray_s)) = to_unsigned(DEPTH, FIFO_LOG2 + 1)) then
+            we <= '1';
+          end if;
+        end if;
+      end loop;
+    end if;
+  end process;
+  wa <= wr_ptr(FIFO_LOG2 - 1 downto 0);
+
+  latch : process (tb_clk)
+  begin
     if rising_edge(tb_clk) then
-      full := (wr_ptr - from_gray(rd_gray_s)) = to_unsigned(DEPTH, FIFO_LOG2 + 1);
-      we <= '0';
       if tb_rst = '1' then
         t_prev <= '0';
         wr_ptr <= (others => '0');
         wr_gray <= (others => '0');
         lost <= (others => (others => '0'));
-        wa <= (others => '0');
-        wd <= (others => '0');
       else
         t_prev <= t_sync;
-        -- published only after the entry is in the RAM (one clock after the
-        -- pointer moved, the clock the RAM write happens)
+        -- published the clock after the RAM write
         wr_gray <= to_gray(wr_ptr);
+        if we = '1' then
+          wr_ptr <= wr_ptr + 1;
+        end if;
         if t_sync /= t_prev then
-          if t_sync = '1' then
-            b := bank(1);
-          else
-            b := bank(0);
-          end if;
-          s := to_integer(unsigned(b(18 downto 16)));
           if full then
-            if lost(s) /= 255 then
-              lost(s) <= lost(s) + 1;
+            if lost(det_slot) /= 255 then
+              lost(det_slot) <= lost(det_slot) + 1;
             end if;
           else
-            we <= '1';
-            wa <= wr_ptr(FIFO_LOG2 - 1 downto 0);
-            wd <= '1' & b(18 downto 16) & std_logic_vector(lost(s)) & b(15 downto 0)
-                  & std_logic_vector(time_ns(47 downto 0));
-            lost(s) <= (others => '0');
-            wr_ptr <= wr_ptr + 1;
+            lost(det_slot) <= (others => '0');
           end if;
-        elsif not full then
-          -- report losses as soon as there is room, lowest slot first
-          found := false;
-          for i in 0 to N_SLOTS - 1 loop
-            if not found and lost(i) /= 0 then
-              found := true;
-              we <= '1';
-              wa <= wr_ptr(FIFO_LOG2 - 1 downto 0);
-              wd <= '0' & std_logic_vector(to_unsigned(i, 3)) & std_logic_vector(lost(i))
-                    & x"0000" & x"000000000000";
-              lost(i) <= (others => '0');
-              wr_ptr <= wr_ptr + 1;
-            end if;
-          end loop;
+        elsif we = '1' then
+          lost(lost_pick) <= (others => '0');
         end if;
       end if;
     end if;

@@ -162,7 +162,7 @@ architecture rtl of stamp_engine is
     end case;
   end function;
 
-  type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_PLAN0, S_PLAN, S_READ,
+  type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_PLAN0, S_PLAN, S_READ,
                    S_SETTLE,
                    S_CHK, S_WRITE, S_UPD, S_EV);
   signal st : state_t;
@@ -223,7 +223,8 @@ architecture rtl of stamp_engine is
   end function;
   signal rearm   : std_logic;
   signal mc      : unsigned(3 downto 0);
-  signal mc_run, drawn : std_logic;                  -- a capture was taken over since
+  signal mc_run, drawn : std_logic;
+  signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
   signal data    : std_logic_vector(15 downto 0);
   signal ns      : std_logic_vector(47 downto 0);
@@ -266,7 +267,7 @@ begin
               raddr => r_raddr, rdata => r_rdata);
 
   -- address of the current entry's done word or stamp field
-  ent_addr <= base + resize(eoff, 62) + resize(field_w, 62);
+  ent_addr <= base + resize(eoff + field_w, 62);   -- one 62-bit adder
   field_w  <= dnw when st = S_PLAN0 else stw;
 
   -- the next capture waiting is for this slot: leave the rest to it
@@ -274,19 +275,31 @@ begin
 
   -- the head entry was visible at its slot's latest ring read
   stale_p : process (all)
-    variable s : natural range 0 to 7;
+    variable mh, mp : unsigned(FIFO_LOG2 downto 0);   -- head's slot, pass slot
+    variable vh, vp : std_logic;
   begin
-    s := to_integer(unsigned(cap_slot));
-    head_stale <= '0';
-    head_cand <= '0';
-    for i in 0 to N_SLOTS - 1 loop
-      if i = s and mark_v(i) = '1' and before(unsigned(cap_rpos), mark(i)) then
-        head_stale <= '1';
+    mh := mark(0);
+    vh := mark_v(0);
+    mp := mark(0);
+    vp := mark_v(0);
+    for i in 1 to N_SLOTS - 1 loop
+      if to_integer(unsigned(cap_slot)) = i then
+        mh := mark(i);
+        vh := mark_v(i);
       end if;
-      if i = to_integer(unsigned(slot)) and mark_v(i) = '1' and before(unsigned(cap_rpos), mark(i)) then
-        head_cand <= '1';
+      if to_integer(unsigned(slot)) = i then
+        mp := mark(i);
+        vp := mark_v(i);
       end if;
     end loop;
+    head_stale <= '0';
+    if vh = '1' and before(unsigned(cap_rpos), mh) then
+      head_stale <= '1';
+    end if;
+    head_cand <= '0';
+    if vp = '1' and before(unsigned(cap_rpos), mp) then
+      head_cand <= '1';
+    end if;
     head_ccand <= '0';
     if cmark_v = '1' and before(unsigned(cap_rpos), cmark) then
       head_ccand <= '1';
@@ -301,9 +314,12 @@ begin
   stamp_hi <= MARKER & '0' & batched_now & std_logic_vector(seq) & ns(47 downto 32);
 
   -- RAM read address: the step's word of the slot's row, or the window's
-  r_raddr <= win_slot & win_word when st = S_IDLE or st = S_WIN else
+  r_raddr <= win_slot & win_word when st = S_IDLE or st = S_WIN or st = S_WGAP else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
+             slot & std_logic_vector(to_unsigned(W_CTRL, 5)) when st = S_RCA0 and step = 0 else
+             slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA0 and step = 1 else
+             slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
              slot & std_logic_vector(to_unsigned(upd_word(to_integer(step(3 downto 0))), 5));
@@ -329,7 +345,6 @@ begin
         wsel <= '0';
         r_waddr <= (others => '0');
         r_wdata <= (others => '0');
-        win_rdata <= (others => '0');
         d_len <= (others => '0');
         slot <= (others => '0');
         kind <= '0';
@@ -386,6 +401,26 @@ begin
             cmark_v <= '0';
           end if;
         end if;
+        -- the pass's first cause read runs beside the row load
+        if cause_busy = '1' then
+          if d_ready = '1' then
+            dv <= '0';
+          end if;
+          if d_rd_valid = '1' then
+            cause_val <= cause_val or d_rd_data;
+          end if;
+          if d_done = '1' then
+            cause_busy <= '0';
+            if d_err /= "00" then
+              cerr <= '1';
+            else
+              cause_ok <= '1';
+              cmark <= unsigned(cap_wpos);
+              cmark_v <= '1';
+            end if;
+          end if;
+        end if;
+
         -- the mark of this pass's ring read, SETTLE_CLKS after its boundary
         if mc_run = '1' then
           if mc = 0 then
@@ -439,17 +474,16 @@ begin
               nstamp <= (others => '0');
               err <= '0';
               cause_ok <= '0';
-              st <= S_LOAD;
+              cerr <= '0';
+              st <= S_RCA0;
             end if;
 
           when S_WIN =>
             -- the read issued in S_IDLE is on r_rdata
             w := to_integer(unsigned(win_word));
-            win_rdata <= r_rdata;
             win_ack <= '1';
             r_waddr <= win_slot & win_word;
             if win_write = '1' then
-              win_rdata <= (others => '0');
               if writable(w) then
                 r_we <= '1';
                 r_wdata <= win_wdata;
@@ -493,8 +527,8 @@ begin
                     cfg_bad <= '1';
                   end if;
                 when 7 => mask <= r_rdata;
-                when 8 => daddr(29 downto 0) <= unsigned(r_rdata(31 downto 2));
-                when 9 => daddr(61 downto 30) <= unsigned(r_rdata);
+                when 8 => null;   -- cause address: S_RCA0
+                when 9 => null;
                 when 10 => idx <= unsigned(r_rdata(15 downto 0));
                 when others => seq <= unsigned(r_rdata(7 downto 0));   -- stamped
               end case;
@@ -523,14 +557,40 @@ begin
             mcand <= mcand(22 downto 0) & '0';
             mplier <= '0' & mplier(7 downto 1);
             if step = 7 then
-              if cause_en = '1' then
-                dv <= '1';
-                dwr <= '0';
-                d_len <= "00001";
-                st <= S_CAUSE;
+              st <= S_CWAIT;
+            end if;
+
+          when S_CWAIT =>
+            -- the cause read started in S_RCA0 must be done before the ring
+            -- is read (its completion orders the NIC's descriptor writes)
+            if cause_busy = '0' and cap_pop = '0' then
+              if cerr = '1' then
+                err <= '1';
+                step <= (others => '0');
+                st <= S_UPD;
               else
                 st <= S_PLAN0;
               end if;
+            end if;
+
+          when S_RCA0 =>
+            -- control word and cause address first: the cause read goes out
+            -- while the rest of the row loads, so the NIC re-arms early
+            step <= step + 1;
+            if step = 1 then
+              cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
+            elsif step = 2 then
+              daddr(29 downto 0) <= unsigned(r_rdata(31 downto 2));
+            elsif step = 3 then
+              daddr(61 downto 30) <= unsigned(r_rdata);
+              if cause_en = '1' and kind = '1' then
+                dv <= '1';
+                dwr <= '0';
+                d_len <= "00001";
+                cause_busy <= '1';
+              end if;
+              step <= (others => '0');
+              st <= S_LOAD;
             end if;
 
           when S_RCA =>
@@ -739,7 +799,7 @@ begin
                 when 4 =>
                   inc := lost;
                 when 5 =>
-                  inc(0) := err;
+                  inc := (0 => err, others => '0');   -- whole words only (GHDL synthesis)
                 when others =>
                   null;
               end case;
@@ -781,6 +841,9 @@ begin
     end if;
   end process;
 
+  -- the RAM output holds the window word until the clock after the ack
+  -- (the read address stays on the window through S_WGAP)
+  win_rdata <= r_rdata;
   d_valid   <= dv;
   d_write   <= dwr;
   d_addr    <= std_logic_vector(daddr);

@@ -37,7 +37,7 @@ for tb in sim/hdl/tb_*.vhd; do
 done
 wait $nl_pid
 nl_rc=$?
-for n in tb_clock_core tb_pps_servo tb_timebase tb_perout_gen tb_edge_capture; do
+for n in tb_clock_core tb_pps_servo tb_timebase tb_perout_gen tb_edge_capture tb_capture_unit; do
 	if grep -q "$n: PASS" "$SUITE_LOG_DIR/netlist.log"; then
 		t_pass "$n-on-synthesis-netlist"
 	else

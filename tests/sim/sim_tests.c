@@ -61,20 +61,21 @@ static int test_id_walk(void)
 	start_ideal();
 	CHECK(RD(SYNPCIX_ID_MAGIC) == SYNPCIX_ID_MAGIC_RESET, "magic %08x\n", RD(SYNPCIX_ID_MAGIC));
 	CHECK(RD(SYNPCIX_ID_CLK_HZ) == 125000000u, "clk_hz %u\n", RD(SYNPCIX_ID_CLK_HZ));
+	/* clock_core's five blocks; the chain goes on to the capture unit's
+	 * msi_slots block, which this model of the card does not contain */
 	do {
 		uint32_t type = RD(off), ver = RD(off + 4), next = RD(off + 8);
 
-		CHECK(n < 5, "chain longer than 5 blocks\n");
-		if (n >= 5)
-			break;
 		CHECK(off == bases[n], "block %u at 0x%x, expected 0x%x\n", n, off, bases[n]);
 		CHECK(type == types[n], "block %u type %08x, expected %08x\n", n, type, types[n]);
 		CHECK(ver >> 16 == 1, "block %u version %08x\n", n, ver);
 		CHECK(next == 0 || next > off, "block %u next 0x%x goes backwards\n", n, next);
 		off = next;
 		n++;
-	} while (off);
-	CHECK(n == 5, "walked %u blocks, expected 5\n", n);
+	} while (off && n < 5);
+	CHECK(n == 5 && off == SYNPCIX_MSI_SLOTS_BASE,
+	      "walked %u blocks to 0x%x, expected 5 to msi_slots at 0x%x\n", n, off,
+	      SYNPCIX_MSI_SLOTS_BASE);
 	uint32_t f = RD(SYNPCIX_ID_FEATURES);
 	CHECK(((f & SYNPCIX_ID_FEATURES_N_EVENTS_MASK) >> SYNPCIX_ID_FEATURES_N_EVENTS_SHIFT) >= 2,
 	      "features %08x: fewer than 2 event inputs\n", f);
