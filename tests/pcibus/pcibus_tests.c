@@ -802,6 +802,7 @@ struct stamp_rec {
 	double true_ns;        /* card_ns - off */
 	bool batched;
 	uint32_t desc;
+	double isr_ns;         /* when the driver model took it (interrupt time) */
 };
 
 struct stamp_driver {
@@ -818,6 +819,7 @@ struct stamp_driver {
 	size_t n_st;
 	uint64_t wakeups, empty_wakeups;
 	double off;            /* card ns - true ns */
+	double now_ns;
 };
 
 static void sd_bad(struct stamp_driver *d, const char *fmt, ...)
@@ -883,6 +885,7 @@ static void sd_clean(struct stamp_driver *d)
 		r.true_ns = (double)r.card_ns - d->off;
 		r.batched = (w1 >> 24) & 1;
 		r.desc = d->next;
+		r.isr_ns = d->now_ns;
 		d->st[d->n_st++] = r;
 		sd_desc_init(d, d->next);
 		d->delivered++;
@@ -909,6 +912,7 @@ static void sd_hook(void *ctx, uint64_t clk)
 	}
 	if (d->state == 1 && now >= d->t_due && !hb_queue_full(hb)) {
 		d->wakeups++;
+		d->now_ns = now;
 		sd_clean(d);
 		d->state = 0;
 	}
@@ -1363,13 +1367,23 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 
 		if (!all)
 			exit(2);
+		struct dist ab;
+
+		/* contrast: the time the driver's interrupt handler ran, the
+		 * stamp an interrupt-driven capture would take */
+		for (size_t i = 0; i < d.n_st; i++)
+			all[i] = d.st[i].isr_ns - w.nic.rec[d.st[i].seq].t_arrival_ns;
+		struct dist di = dist_of(all, d.n_st);
+
+		printf("[%s] for contrast, interrupt time (driver ISR) - arrival: min %.0f mean %.0f "
+		       "p99 %.0f max %.0f ns\n", tag, di.min, di.mean, di.p99, di.max);
+		n_all = 0;
 		for (size_t i = 0; i < d.n_st; i++) {
 			double e = d.st[i].true_ns - w.nic.rec[d.st[i].seq].t_arrival_ns;
 
 			all[n_all++] = e < 0 ? -e : e;
 		}
-		struct dist ab = dist_of(all, n_all);
-
+		ab = dist_of(all, n_all);
 		printf("[%s] |stamp - arrival| over all %zu stamps: p99 %.0f max %.0f ns: brief's bar "
 		       "(p99 < 1000, max < 2000) %s\n", tag, n_all, ab.p99, ab.max,
 		       ab.p99 < 1000.0 && ab.max < 2000.0 ? "MET" : "NOT MET");
