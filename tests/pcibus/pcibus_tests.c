@@ -1451,8 +1451,9 @@ static void t_stamp_100k(void)
 /* A doorbell of a slot that is not enabled (a device still sending MSIs
  * while its driver tears the slot down): registers.md says the capture is
  * counted as empty and still raises the card's MSI; the engine must then
- * be idle again and the other slot still stamp. Slot 0 is never
- * programmed, slot 2 is, as in the other tests. */
+ * be idle again. Slot 0 is never programmed, slot 2 is, as in the other
+ * tests. Then doorbells of three slots back to back: one card MSI per
+ * slot, each with its own vector (4 granted). */
 static void t_stamp_disabled_slot(void)
 {
 	struct world w;
@@ -1494,6 +1495,25 @@ static void t_stamp_disabled_slot(void)
 
 		check(cap == 1 && emp == 1, "slot %u: captures %u empty %u, want 1 and 1", slot, cap, emp);
 	}
+	/* three slots' doorbells posted back to back: the card's MSI request
+	 * queue (card top) must send each slot's vector once */
+	size_t m0 = w.hb.n_msi;
+
+	for (unsigned slot = 0; slot < 4; slot++)
+		if (slot != STAMP_SLOT)
+			hb_submit(&w.hb, PCI_CMD_MEM_WRITE, w.card_dev->bar[0].addr +
+				  SYNPCIX_RSV_DOORBELLS_BASE + slot * SYNPCIX_RSV_DOORBELLS_STRIDE, 0, 0x41);
+	hb_run(&w.hb, 3000);
+	unsigned seen[4] = { 0, 0, 0, 0 };
+
+	for (size_t i = m0; i < w.hb.n_msi; i++)
+		if (w.hb.msi[i].addr == MSI_ADDR && (w.hb.msi[i].data & ~3u) == 0x40)
+			seen[w.hb.msi[i].data & 3]++;
+	printf("back-to-back doorbells of slots 0, 1, 3: card MSIs for vectors 0..3: %u %u %u %u\n",
+	       seen[0], seen[1], seen[2], seen[3]);
+	check(seen[0] == 1 && seen[1] == 1 && seen[2] == 0 && seen[3] == 1 &&
+	      w.hb.n_msi - m0 == 3, "card MSIs per vector %u %u %u %u (of %zu), want 1 1 0 1",
+	      seen[0], seen[1], seen[2], seen[3], w.hb.n_msi - m0);
 	checker_verdict(&w);
 	world_free(&w);
 }
