@@ -86,8 +86,8 @@ $(BS_BIN): $(BS_DIR)/$(BS_NAME).asc
 # seconds rather than the many minutes nextpnr's placer takes on a nearly
 # full HX8K. Writes $(BS_DIR)/utilisation.json {"lc_used", "lc_total"};
 # fails when the card does not even pack into the device. Packing is not
-# placing: at 91 % nextpnr packs the card but cannot place it (see
-# docs/bitstream.md "Status").
+# placing: at 91 % nextpnr packed the card but could not place it; at
+# 69.9 % it places (see docs/bitstream.md "Status").
 card-utilisation: $(BS_DIR)/$(BS_NAME).json
 	@nextpnr-ice40 $(NEXTPNR_ARCH) --json $< --pcf $(BOARD_PCF) --pack-only \
 	   --log $(BS_DIR)/nextpnr-pack.log -q || true
@@ -98,8 +98,8 @@ card-utilisation: $(BS_DIR)/$(BS_NAME).json
 	 [ "$$1" -le "$$2" ] || { echo "card-utilisation: the card does not even pack into $(BOARD_DEVICE)" >&2; exit 1; }
 
 # The card's full bars (every clock meets its target, <= 70 % of the logic
-# cells): not part of `make test` while the card misses them -- see
-# docs/bitstream.md "Status" for the numbers and the plan.
+# cells): not part of `make test` while the card misses them (tb_clk is
+# short of 125 MHz) -- see docs/bitstream.md "Status" for the numbers.
 test-card:
 	@CARD_FULL=1 sh tests/bitstream/run.sh
 

@@ -10,11 +10,12 @@
 --
 -- Implementation: the servo runs once per PPS edge, so all per-edge
 -- arithmetic (gap test, remainder, fold, threshold compares, gain
--- multiplies, saturating sums) goes through ONE 33-bit adder, one operation
--- per clock, driven by the sequencer below (about 200 clocks per edge). The
--- iCE40 HX8K is too small for a dedicated adder per operation. Only the
--- counters and the PPS-loss timer, which run independently of the
--- sequencer, keep their own incrementers.
+-- multiplies, saturating sums, the counters edges/rejects/losses/steps)
+-- goes through ONE 33-bit adder, one operation per step of the sequencer
+-- below. The iCE40 HX8K is too small for a dedicated adder per operation.
+-- Only the microsecond timer and the glitch counter keep their own
+-- incrementers. The four counters live in the register RAM: a step reads
+-- one (par), adds one, and hands it back on cnt_req until cnt_ack.
 --
 -- Parameters (gains, thresholds, interval, loss time) are not held here:
 -- the servo names the one it needs on `par` and reads it on `par_q` one
