@@ -61,3 +61,10 @@ $(PCI_IDS_VHD): $(PCI_IDS_H) hdl/pci/gen_pci_ids.py
 	$(PYTHON) hdl/pci/gen_pci_ids.py $(PCI_IDS_H) $@
 
 test-hdl: $(PCI_IDS_VHD)
+
+# Area and timing of the capture unit alone (docs/stamping.md, "Area"):
+# logic cells, RAMs, Fmax at 66 MHz bus_clk / 125 MHz tb_clk. BLOCKS=1 adds
+# per-block figures.
+.PHONY: capture-fit
+capture-fit: $(REGS_VHD)
+	@sh hdl/core/fit/measure.sh $(REGS_VHD) $(BUILD)/capture-fit

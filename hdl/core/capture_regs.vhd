@@ -1,7 +1,7 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- Register back end of the capture unit: offsets 0x200..0x7FF of BAR0
 -- (docs/card-internals.md section 1), blocks msi_slots, dma and irq of
--- hdl/regmap/synpcix.toml. The msi_slots window (ctrl .. last_data) is the
+-- hdl/regmap/synpcix.toml. The msi_slots window (ctrl .. settle) is the
 -- stamping engine's block RAM row of the selected slot: those accesses are
 -- passed to stamp_engine and answered when it is idle (a few clocks, at
 -- most one capture's handling). Everything else answers the clock after the
@@ -48,7 +48,7 @@ end entity;
 
 architecture rtl of capture_regs is
   constant WIN_FIRST : natural := REG_MSI_SLOTS_CTRL / 4;
-  constant WIN_LAST  : natural := REG_MSI_SLOTS_LAST_DATA / 4;
+  constant WIN_LAST  : natural := REG_MSI_SLOTS_SETTLE / 4;   -- the last window word
   signal ready   : std_logic;
   signal waiting : std_logic;                   -- window access in flight
   signal sel     : unsigned(2 downto 0);

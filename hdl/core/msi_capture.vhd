@@ -67,9 +67,10 @@ architecture rtl of msi_capture is
   function from_gray (g : std_logic_vector(FIFO_LOG2 downto 0)) return ptr_t is
     variable b : ptr_t;
   begin
-    b(FIFO_LOG2) := g(FIFO_LOG2);
-    for i in FIFO_LOG2 - 1 downto 0 loop
-      b(i) := b(i + 1) xor g(i);
+    -- each bit the parity of the bits above it, not a chain through the
+    -- lower bits: two LUT levels instead of FIFO_LOG2 + 1
+    for i in FIFO_LOG2 downto 0 loop
+      b(i) := xor g(FIFO_LOG2 downto i);
     end loop;
     return b;
   end function;
@@ -84,6 +85,9 @@ architecture rtl of msi_capture is
   signal b        : std_logic_vector(18 downto 0);  -- the announced bank
   type lost_t is array (0 to N_SLOTS - 1) of unsigned(7 downto 0);
   signal lost     : lost_t;
+  -- lost(i) /= 0, kept beside the counts so the loss report's choice of slot
+  -- is not an 8-bit compare per slot in front of the RAM's data input
+  signal lnz      : std_logic_vector(N_SLOTS - 1 downto 0);
   signal wr_ptr   : ptr_t;
   signal wr_gray  : std_logic_vector(FIFO_LOG2 downto 0);
   signal rd_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
@@ -147,8 +151,14 @@ begin
   wsel : process (all)
     variable s     : natural range 0 to 7;
     variable found : boolean;
+    variable full_c : boolean;
   begin
-    full <= (wr_ptr - from_gray(rd_gray_s)) = to_unsigned(DEPTH, FIFO_LOG2 + 1);
+    -- full: the write pointer a whole FIFO ahead of the read pointer, i.e.
+    -- in Gray code its two top bits inverted and the rest equal (no Gray to
+    -- binary chain and subtraction in this 125 MHz domain)
+    full_c := to_gray(wr_ptr) = (not rd_gray_s(FIFO_LOG2 downto FIFO_LOG2 - 1))
+                                & rd_gray_s(FIFO_LOG2 - 2 downto 0);
+    full <= full_c;
     s := to_integer(unsigned(b(18 downto 16)));
     det_slot <= s;
     we <= '0';
@@ -156,19 +166,19 @@ begin
     wd <= '1' & b(18 downto 16) & std_logic_vector(lost(s)) & b(15 downto 0)
           & std_logic_vector(time_ns(47 downto 0));
     if t_sync /= t_prev then
-      if not ((wr_ptr - from_gray(rd_gray_s)) = to_unsigned(DEPTH, FIFO_LOG2 + 1)) then
+      if not full_c then
         we <= '1';
       end if;
     else
       -- report losses as soon as there is room, lowest slot first
       found := false;
       for i in 0 to N_SLOTS - 1 loop
-        if not found and lost(i) /= 0 then
+        if not found and lnz(i) = '1' then
           found := true;
           lost_pick <= i;
           wd <= '0' & std_logic_vector(to_unsigned(i, 3)) & std_logic_vector(lost(i))
                 & x"0000" & x"000000000000";
-          if not ((wr_ptr - from_gray(rd_gray_s)) = to_unsigned(DEPTH, FIFO_LOG2 + 1)) then
+          if not full_c then
             we <= '1';
           end if;
         end if;
@@ -185,6 +195,7 @@ begin
         wr_ptr <= (others => '0');
         wr_gray <= (others => '0');
         lost <= (others => (others => '0'));
+        lnz <= (others => '0');
       else
         t_prev <= t_sync;
         -- published the clock after the RAM write
@@ -197,11 +208,14 @@ begin
             if lost(det_slot) /= 255 then
               lost(det_slot) <= lost(det_slot) + 1;
             end if;
+            lnz(det_slot) <= '1';
           else
             lost(det_slot) <= (others => '0');
+            lnz(det_slot) <= '0';
           end if;
         elsif we = '1' then
           lost(lost_pick) <= (others => '0');
+          lnz(lost_pick) <= '0';
         end if;
       end if;
     end if;

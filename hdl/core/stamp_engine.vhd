@@ -27,12 +27,7 @@ use work.synpcix_regs_pkg.all;
 entity stamp_engine is
   generic (
     N_SLOTS     : positive := 4;
-    FIFO_LOG2   : positive := 8;
-    -- bus clocks from the first not-completed done word of a ring read
-    -- (or the read's end) to drawing the mark: the NIC's descriptor write
-    -- -> its MSI -> latch -> FIFO pointer path, so that an entry's capture
-    -- is counted with the entry (docs/stamping.md; 2..4 pass in the tests)
-    SETTLE_CLKS : positive := 3);
+    FIFO_LOG2   : positive := 8);
   port (
     clk : in std_logic;
     rst : in std_logic;
@@ -101,13 +96,14 @@ architecture rtl of stamp_engine is
   constant W_LAST_LO   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_LO);
   constant W_LAST_HI   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_HI);
   constant W_LAST_DATA : natural := wrd(REG_MSI_SLOTS_LAST_DATA);
+  constant W_SETTLE    : natural := wrd(REG_MSI_SLOTS_SETTLE);
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
 
   -- the driver-writable words (offsets up to index) and their reset values
   function writable (w : natural) return boolean is
   begin
-    return w <= W_INDEX;
+    return w <= W_INDEX or w = W_SETTLE;
   end function;
 
   function reset_of (w : natural) return std_logic_vector is
@@ -118,6 +114,7 @@ architecture rtl of stamp_engine is
     elsif w = W_DONE_MASK then return MSI_SLOTS_DONE_MASK_RESET;
     elsif w = W_COUNT then return MSI_SLOTS_RING_COUNT_RESET;
     elsif w = W_CTRL then return MSI_SLOTS_CTRL_RESET;
+    elsif w = W_SETTLE then return MSI_SLOTS_SETTLE_RESET;
     else return x"00000000";
     end if;
   end function;
@@ -135,7 +132,7 @@ architecture rtl of stamp_engine is
       when 5 => return W_STAMP_OFF;
       when 6 => return W_DONE_OFF;
       when 7 => return W_DONE_MASK;
-      when 8 => return W_CAUSE_LO;
+      when 8 => return W_SETTLE;   -- (the cause address is read in S_RCA0)
       when 9 => return W_CAUSE_HI;
       when 10 => return W_INDEX;
       when others => return W_STAMPED;
@@ -224,9 +221,9 @@ architecture rtl of stamp_engine is
   signal rearm   : std_logic;
   signal mc      : unsigned(3 downto 0);
   signal mc_run, drawn : std_logic;
+  signal settle, settle_m1 : unsigned(3 downto 0);   -- msi_slots.settle
   signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
-  signal data    : std_logic_vector(15 downto 0);
   signal ns      : std_logic_vector(47 downto 0);
   -- the slot's row
   signal en, cause_en : std_logic;
@@ -234,7 +231,6 @@ architecture rtl of stamp_engine is
   signal count   : unsigned(15 downto 0);
   signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
-  signal mask    : std_logic_vector(31 downto 0);
   signal idx     : unsigned(15 downto 0);
   signal eoff    : unsigned(23 downto 0);      -- idx * sw
   signal seq     : unsigned(7 downto 0);
@@ -317,6 +313,7 @@ begin
   r_raddr <= win_slot & win_word when st = S_IDLE or st = S_WIN or st = S_WGAP else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
+             slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
              slot & std_logic_vector(to_unsigned(W_CTRL, 5)) when st = S_RCA0 and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA0 and step = 1 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
@@ -359,7 +356,6 @@ begin
         cmark <= (others => '0');
         cmark_v <= '0';
         fresh <= '0';
-        data <= (others => '0');
         ns <= (others => '0');
         en <= '0';
         cause_en <= '0';
@@ -369,7 +365,6 @@ begin
         stw <= (others => '0');
         dnw <= (others => '0');
         cfg_bad <= '0';
-        mask <= (others => '0');
         idx <= (others => '0');
         eoff <= (others => '0');
         seq <= (others => '0');
@@ -421,7 +416,7 @@ begin
           end if;
         end if;
 
-        -- the mark of this pass's ring read, SETTLE_CLKS after its boundary
+        -- the mark of this pass's ring read, settle clocks after its boundary
         if mc_run = '1' then
           if mc = 0 then
             for i in 0 to N_SLOTS - 1 loop
@@ -468,7 +463,12 @@ begin
                   smark_v <= mark_v(i);
                 end if;
               end loop;
-              data <= cap_data;
+              -- last_data straight into the row (the write port is free)
+              if cap_kind = '1' then
+                r_we <= '1';
+                r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
+                r_wdata <= x"0000" & cap_data;
+              end if;
               ns <= cap_ns;
               cap_pop <= '1';
               nstamp <= (others => '0');
@@ -526,8 +526,8 @@ begin
                   if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
                     cfg_bad <= '1';
                   end if;
-                when 7 => mask <= r_rdata;
-                when 8 => null;   -- cause address: S_RCA0
+                when 7 => null;   -- done_mask: read again during S_READ
+                when 8 => settle <= unsigned(r_rdata(3 downto 0));
                 when 9 => null;
                 when 10 => idx <= unsigned(r_rdata(15 downto 0));
                 when others => seq <= unsigned(r_rdata(7 downto 0));   -- stamped
@@ -668,13 +668,13 @@ begin
             end if;
             if d_rd_valid = '1' then
               if wc = 0 then
-                if alldone = '1' and (d_rd_data and mask) /= x"00000000" then
+                if alldone = '1' and (d_rd_data and r_rdata) /= x"00000000" then  -- r_rdata: done_mask
                   nd <= nd + 1;
                 else
                   if alldone = '1' then
                     -- the boundary: this entry was not written when read
                     mc_run <= '1';
-                    mc <= to_unsigned(SETTLE_CLKS - 1, 4);
+                    mc <= settle_m1;
                   end if;
                   alldone <= '0';
                 end if;
@@ -700,7 +700,7 @@ begin
             elsif mc_run = '0' then
               -- every entry read was done: the boundary is the read's end
               mc_run <= '1';
-              mc <= to_unsigned(SETTLE_CLKS - 1, 4);
+              mc <= settle_m1;
             end if;
 
           when S_CHK =>
@@ -736,7 +736,9 @@ begin
               ncapt <= ncapt + 1;
               rearm <= '1';
               ns <= cap_ns;
-              data <= cap_data;
+              r_we <= '1';
+              r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
+              r_wdata <= x"0000" & cap_data;
               fresh <= '1';
             else
               daddr <= ent_addr;   -- stamp field of entry idx
@@ -817,7 +819,7 @@ begin
                                & ns(47 downto 32);
                   end if;
                 when 10 =>
-                  if kind = '1' then r_wdata <= x"0000" & data; end if;
+                  null;   -- last_data was written at the pop
                 when 11 =>
                   if nstamp /= 0 then r_wdata <= x"0000" & std_logic_vector(idx); end if;
                 when others =>
@@ -840,6 +842,8 @@ begin
       end if;
     end if;
   end process;
+
+  settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
 
   -- the RAM output holds the window word until the clock after the ack
   -- (the read address stays on the window through S_WGAP)
