@@ -84,7 +84,7 @@ test-pcibus: $(PCIBUS_DIR)/pcibus_tests
 # stamping tests of the suite, their result lines only. Sizes through the
 # environment: STAMP_PKTS_100K (3000), STAMP_PKTS_1488K (6000),
 # STAMP_TX_NS (mean gap of TX-style doorbells at 100 kpps, 25000; 0: none),
-# STAMP_OVERLOAD_DOORBELLS (1200).
+# STAMP_OVERLOAD_DOORBELLS (1200), STAMP_SETTLE (msi_slots.settle; unset: reset).
 .PHONY: stamp-bench
 stamp-bench: $(PCIBUS_DIR)/pcibus_tests
 	@for t in stamp_100k stamp_100k_rx_only stamp_1488k stamp_overload; do \

@@ -791,6 +791,7 @@ static void t_nic_msi_to_card(void)
  * so that PPS stamps, taken by that capture path, fall on the second.
  */
 #define STAMP_SLOT 2
+static unsigned env_u(const char *name, unsigned def);
 #define E1000_ICR_TXDW 0x01u   /* transmit descriptor written back (SDM 13.4.17) */
 #define STAMP_MARKER 0x2Du   /* bits 63..58 */
 #define GUARD 4096u
@@ -990,6 +991,10 @@ static void program_slot(struct world *w, uint32_t ring_n, bool cause_en)
 	card_wr(w, SYNPCIX_MSI_SLOTS_CAUSE_ADDR_LO, nic_bar + E1000_ICR);
 	card_wr(w, SYNPCIX_MSI_SLOTS_CAUSE_ADDR_HI, 0);
 	card_wr(w, SYNPCIX_MSI_SLOTS_INDEX, 0);
+	/* msi_slots.settle: NIC descriptor write -> its MSI in the capture
+	 * FIFO, in bus clocks; left at its reset value unless STAMP_SETTLE */
+	if (getenv("STAMP_SETTLE"))
+		card_wr(w, SYNPCIX_MSI_SLOTS_SETTLE, env_u("STAMP_SETTLE", 3));
 	card_wr(w, SYNPCIX_MSI_SLOTS_CTRL, SYNPCIX_MSI_SLOTS_CTRL_ENABLE_MASK |
 		(cause_en ? SYNPCIX_MSI_SLOTS_CTRL_CAUSE_EN_MASK : 0));
 	check(card_rd(w, SYNPCIX_MSI_SLOTS_RING_COUNT) == ring_n, "slot ring_count read back");
