@@ -43,16 +43,10 @@ SUITES += pcibus
 
 pcibus: $(PCIBUS_DIR)/pcibus_tests
 
-# sim/pcibus/ghdl_net_clash.awk: GHDL's Verilog names an instance's output
-# net INSTANCE_PORT, which in capture_unit (instance irq, port raise)
-# clashes with its own port irq_raise; the script renames such nets and
-# changes nothing else (a module without a clash passes as it is).
-$(PCIBUS_DIR)/synpcix_card.v: $(PCIBUS_HDL_SRCS) hdl/boards/ghdl_verilog.sh hdl/boards/ghdl_verilog_fix.awk \
-		$(PCIBUS_SRC)/ghdl_net_clash.awk
+$(PCIBUS_DIR)/synpcix_card.v: $(PCIBUS_HDL_SRCS) hdl/boards/ghdl_verilog.sh hdl/boards/ghdl_verilog_fix.awk
 	@rm -rf $(PCIBUS_DIR)/work && mkdir -p $(PCIBUS_DIR)/work
 	ghdl -a --std=08 --workdir=$(PCIBUS_DIR)/work $(PCIBUS_HDL_SRCS)
-	sh hdl/boards/ghdl_verilog.sh $@.ghdl $(PCIBUS_DIR)/work synpcix_card
-	awk -f $(PCIBUS_SRC)/ghdl_net_clash.awk $@.ghdl >$@.tmp && mv $@.tmp $@
+	sh hdl/boards/ghdl_verilog.sh $@ $(PCIBUS_DIR)/work synpcix_card
 
 $(PCIBUS_VLIB): $(PCIBUS_DIR)/synpcix_card.v
 	@rm -rf $(PCIBUS_OBJ)
