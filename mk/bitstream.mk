@@ -87,7 +87,7 @@ $(BS_BIN): $(BS_DIR)/$(BS_NAME).asc
 # full HX8K. Writes $(BS_DIR)/utilisation.json {"lc_used", "lc_total"};
 # fails when the card does not even pack into the device. Packing is not
 # placing: at 91 % nextpnr packed the card but could not place it; at
-# 69.9 % it places (see docs/bitstream.md "Status").
+# 69.7 % it places (see docs/bitstream.md "Status").
 card-utilisation: $(BS_DIR)/$(BS_NAME).json
 	@nextpnr-ice40 $(NEXTPNR_ARCH) --json $< --pcf $(BOARD_PCF) --pack-only \
 	   --log $(BS_DIR)/nextpnr-pack.log -q || true

@@ -241,7 +241,9 @@ architecture rtl of clock_regs is
   signal wr2_data : word := (others => '0');
   signal pps_hi_l : word := (others => '0');
   signal stamp_new : std_logic := '0';
-  signal acc_addr : natural range 0 to 4095 := 0;
+  -- the waiting read is event.status (not event.overflows): all the
+  -- FIFO-status answer needs to know of the address
+  signal acc_status : std_logic := '0';
   signal filt_glitches : unsigned(31 downto 0) := (others => '0');
   signal last_filt : unsigned(15 downto 0) := (others => '0');
   signal got : std_logic_vector(3 downto 0) := (others => '0');  -- by response kind
@@ -381,7 +383,7 @@ begin
             wr2_slot  <= REG_EVENT_STAMP_INFO / 4;
             wr2_data  <= resp(95) & "0000000" & resp(94 downto 79) & "00000" & resp(78 downto 76);
           when R_EVSTAT =>
-            if acc_addr = REG_EVENT_STATUS then
+            if acc_status = '1' then
               rdata <= x"0000" & resp(63 downto 48);
             else
               rdata <= resp(95 downto 64);
@@ -434,7 +436,11 @@ begin
           -- in the clock ready is high the master still holds valid for the
           -- access just finished: starting another here would repeat it
           if reg_valid = '1' and ready = '0' and initing = '0' then
-            acc_addr <= a_n;
+            if a_n = REG_EVENT_STATUS then
+              acc_status <= '1';
+            else
+              acc_status <= '0';
+            end if;
             want <= 0;
             acc <= DONE;
             if reg_write = '1' then

@@ -35,10 +35,15 @@ architecture rtl of edge_capture is
   -- state logic a 9.1 ns path at 125 MHz (measured); one clock later here
   -- costs nothing
   signal rst_q         : std_logic := '1';
+  -- the configuration, registered here for the same reason (the polarity
+  -- bit's route from the domain's config register into the 64-bit stamp
+  -- load enable was the 8.3 ns tb_clk path, measured); a change takes
+  -- effect one clock later
+  signal fall_q, en_q  : std_logic := '0';
   signal cand          : unsigned(63 downto 0) := (others => '0');
 begin
   sync : entity work.sync_bit port map (clk => clk, din => pin, dout => s);
-  act <= s xor falling;
+  act <= s xor fall_q;
 
   process (clk)
   begin
@@ -47,7 +52,9 @@ begin
       glitch      <= '0';
       s_d         <= s;             -- raw level: a polarity change is no edge
       rst_q       <= rst;
-      if rst_q = '1' or enable = '0' then
+      fall_q      <= falling;
+      en_q        <= enable;
+      if rst_q = '1' or en_q = '0' then
         counting <= '0';
       elsif counting = '0' then
         if act = '1' and s /= s_d then

@@ -118,7 +118,7 @@ t_run pll-settings-consistent sh -c '
 # ---- the card
 # Synthesis and packing always (the card must at least pack into the HX8K); the
 # full place-and-route with its timing and the <= 70 % bar with CARD_FULL=1
-# (`make test-card`): the card places in 69.9 % but tb_clk misses 125 MHz
+# (`make test-card`): the card places in 69.7 % but tb_clk misses 125 MHz
 # today, and nextpnr needs minutes (docs/bitstream.md, "Status").
 t_run card-packs make --no-print-directory card-utilisation
 t_run card-no-latches-or-loops sh -c "[ -s build/bitstream/yosys.log ] &&
