@@ -227,7 +227,11 @@ architecture rtl of stamp_engine is
   signal ns      : std_logic_vector(47 downto 0);
   -- the slot's row
   signal en, cause_en : std_logic;
-  signal base    : unsigned(61 downto 0);
+  -- ring base: the high word in flip-flops; the low word is read from the
+  -- row onto the RAM output in every state that leads to an address
+  -- computation (S_PLAN0, S_CHK), so it costs neither flip-flops nor clocks
+  signal base_hi, base_hi1 : unsigned(31 downto 0);  -- and + 1, for the carry
+  signal alo     : unsigned(30 downto 0);      -- low word + offset, carry
   signal count   : unsigned(15 downto 0);
   signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
@@ -263,7 +267,10 @@ begin
               raddr => r_raddr, rdata => r_rdata);
 
   -- address of the current entry's done word or stamp field
-  ent_addr <= base + resize(eoff + field_w, 62);   -- one 62-bit adder
+  -- r_rdata holds the row's ring_base_lo in S_PLAN0 and S_CHK (see r_raddr)
+  alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eoff + field_w, 31);
+  ent_addr <= base_hi1 & alo(29 downto 0) when alo(30) = '1' else
+              base_hi & alo(29 downto 0);
   field_w  <= dnw when st = S_PLAN0 else stw;
 
   -- the next capture waiting is for this slot: leave the rest to it
@@ -314,6 +321,12 @@ begin
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
+             -- the states before an entry address is formed (S_PLAN0 from
+             -- S_CWAIT, S_CAUSE, S_CHK; S_CHK from S_SETTLE, S_WRITE; S_SETTLE
+             -- lasts at least one clock after S_READ's done mask)
+             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
+               when st = S_CWAIT or st = S_CAUSE or st = S_PLAN0 or st = S_SETTLE or
+                    st = S_CHK or st = S_WRITE else
              slot & std_logic_vector(to_unsigned(W_CTRL, 5)) when st = S_RCA0 and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA0 and step = 1 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
@@ -359,7 +372,8 @@ begin
         ns <= (others => '0');
         en <= '0';
         cause_en <= '0';
-        base <= (others => '0');
+        base_hi <= (others => '0');
+        base_hi1 <= (others => '0');
         count <= (others => '0');
         sw <= (others => '0');
         stw <= (others => '0');
@@ -507,8 +521,10 @@ begin
                 when 0 =>
                   en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
                   cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
-                when 1 => base(29 downto 0) <= unsigned(r_rdata(31 downto 2));
-                when 2 => base(61 downto 30) <= unsigned(r_rdata);
+                when 1 => null;   -- ring_base_lo: read where it is used
+                when 2 =>
+                  base_hi <= unsigned(r_rdata);
+                  base_hi1 <= unsigned(r_rdata) + 1;   -- off the address path
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
                 when 4 =>
                   sw <= unsigned(r_rdata(9 downto 2));
