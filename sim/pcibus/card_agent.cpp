@@ -3,9 +3,12 @@
  * Verilator glue of the card on the PCI bus model: the only C++ of
  * sim/pcibus (Verilator's model is a C++ class). See card_agent.h.
  *
- * Scheduling: only rising edges matter (the card has no negedge logic).
- * Before a PCI clock edge at time T every timebase edge earlier than T is
- * run; a timebase edge at exactly T rises together with the PCI clock.
+ * Scheduling: before a PCI clock edge at time T every timebase edge
+ * earlier than T is run; a timebase edge at exactly T rises together with
+ * the PCI clock. The PCI clock also falls at T - period/2 (pci_initiator
+ * writes its burst buffer at the falling edge), in time order with the
+ * timebase edges; the timebase clock's falling edges drive no logic and
+ * are run with its rising ones.
  */
 #include <cstdint>
 
@@ -23,6 +26,9 @@ struct card_agent {
 	int agent, devno;
 	uint64_t next_tb, next_bus;
 	uint64_t n_tb, n_bus;
+	bool ev_pending;
+	unsigned ev_value;
+	uint64_t ev_at;
 };
 
 extern "C" struct card_agent *card_agent_new(int devno)
@@ -73,6 +79,34 @@ extern "C" uint64_t card_agent_tb_clocks(const struct card_agent *c)
 	return c->n_tb;
 }
 
+extern "C" uint64_t card_agent_next_edge_ps(const struct card_agent *c)
+{
+	return c->next_bus;
+}
+
+extern "C" void card_agent_set_event(struct card_agent *c, unsigned value, uint64_t at_ps)
+{
+	c->ev_pending = true;
+	c->ev_value = value;
+	c->ev_at = at_ps;
+}
+
+/* apply a pending event-pin change due before an edge at t (strictly) */
+static void event_due(struct card_agent *c, uint64_t t, bool inclusive)
+{
+	if (c->ev_pending && (c->ev_at < t || (inclusive && c->ev_at == t))) {
+		c->top->event_in = c->ev_value;
+		c->ev_pending = false;
+	}
+}
+
+/* the PCI clock's falling edge (it stays low until the rising edge) */
+static void bus_fall(struct card_agent *c)
+{
+	c->top->clk = 0;
+	c->top->eval();
+}
+
 static void edge(struct card_agent *c, bool tb, bool bus)
 {
 	if (tb)
@@ -104,14 +138,32 @@ extern "C" void card_agent_step(void *ctx, const struct pci_sig *in, struct pci_
 	t->perr_n_in = in->perr;
 	t->idsel_in = (in->ad >> (16 + c->devno)) & 1;
 	t->gnt_n = (in->gnt_n_mask >> c->agent) & 1;
+	uint64_t fall = c->next_bus - BUS_PS / 2;
+	bool fallen = false;
+
 	while (c->next_tb < c->next_bus) {
+		if (!fallen && fall <= c->next_tb) {
+			/* a timebase edge at the falling edge's instant sees the
+			 * bus domain as it was: bus_clk's falling-edge flops feed
+			 * only bus-domain logic */
+			event_due(c, fall, false);
+			bus_fall(c);
+			fallen = true;
+		}
+		event_due(c, c->next_tb, false);
 		edge(c, true, false);
 		c->next_tb += TB_PS;
 		c->n_tb++;
 	}
+	if (!fallen) {
+		event_due(c, fall, false);
+		bus_fall(c);
+	}
 	bool tb = c->next_tb == c->next_bus;
 
+	event_due(c, c->next_bus, false);
 	edge(c, tb, true);
+	event_due(c, c->next_bus, true);
 	if (tb) {
 		c->next_tb += TB_PS;
 		c->n_tb++;

@@ -36,6 +36,15 @@ void card_agent_set_index(struct card_agent *c, int agent);
 /* pci_step_fn */
 void card_agent_step(void *ctx, const struct pci_sig *in, struct pci_drive *out);
 uint64_t card_agent_tb_clocks(const struct card_agent *c);
+/* True time (ps) of the card's next PCI clock edge: the edge of the
+ * pci_sim_step call with sim->clk == k is at (k + 1) * PCI period. */
+uint64_t card_agent_next_edge_ps(const struct card_agent *c);
+/* Change the event input pins to `value` at true time at_ps (one change
+ * pending at a time; a later call replaces it). A clock edge at exactly
+ * at_ps still samples the old value, as a flip-flop output changing at a
+ * clock edge is seen by the next edge: an edge placed on a PCI clock edge
+ * behaves like a bus-domain toggle changing there. */
+void card_agent_set_event(struct card_agent *c, unsigned value, uint64_t at_ps);
 
 #ifdef __cplusplus
 }
