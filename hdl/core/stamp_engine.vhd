@@ -368,6 +368,11 @@ begin
         smark_v <= '0';
         cmark <= (others => '0');
         cmark_v <= '0';
+        -- without a reset GHDL starts it 'U' and a capture without cause_en
+        -- waited for a cause read forever (found by tb_synpcix_card);
+        -- Verilator's zero start hid it
+        cause_busy <= '0';
+        cerr <= '0';
         fresh <= '0';
         ns <= (others => '0');
         en <= '0';
