@@ -20,46 +20,8 @@
 
 #include "synpcix_slot.h"
 
-static int failures;
-static int test_failed;
-static const char *test_name;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                              \
-		if (!(cond)) {                                            \
-			if (!test_failed)                                 \
-				printf("not ok %s: ", test_name);         \
-			else                                              \
-				printf("    also: ");                     \
-			printf(__VA_ARGS__);                              \
-			printf(" [line %d]\n", __LINE__);                 \
-			test_failed = 1;                                  \
-		}                                                         \
-	} while (0)
-
-static void begin(const char *name)
-{
-	test_name = name;
-	test_failed = 0;
-}
-
-static void end(void)
-{
-	if (test_failed)
-		failures++;
-	else
-		printf("ok %s\n", test_name);
-}
-
-static u64 rng_state = 0x243f6a8885a308d3ULL;
-
-static u64 rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
-}
+#define UNIT_RNG_SEED 0x243f6a8885a308d3ULL
+#include "unit.h"
 
 /* ------------------------------------------------------------------ */
 /* Register image with the slot window                                 */
