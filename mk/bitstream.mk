@@ -13,7 +13,11 @@ BS_DIR       := $(BUILD)/bitstream
 BS_NAME      := synpcix_$(BOARD)
 BS_BIN       := $(BS_DIR)/$(BS_NAME).bin
 BS_REPORT    := $(BS_DIR)/report.json
-NEXTPNR_SEED ?= 1
+# Placement seed. From a sweep at commit 5bc9e19 (nextpnr 0.4, tb_clk MHz
+# at seeds 1..4: 122.6, 123.4, 123.1, 125.3): only seed 4 closes 125 MHz,
+# by 0.25 %. The margin is thin; a gateware change may need a new sweep
+# (make test-card NEXTPNR_SEED=n) until tb_clk has real slack.
+NEXTPNR_SEED ?= 4
 
 # Sources in analysis order: the core's list (mk/hdl.mk, generated register
 # package first), the SPI debug port unless the core list has it already,
