@@ -392,6 +392,26 @@ int spx_slot_read(struct spx_hw *hw, unsigned int slot,
 }
 
 /* Read-to-clear: returns the causes accumulated since the last call. */
+/*
+ * One lock-free read of a single register of an optional block: absent
+ * block -EOPNOTSUPP, all ones (the card fell off the bus) -ENODEV.
+ */
+#define RD_LIVE(hw, BLK, REG, out) \
+	spx_rd_live(hw, SPX_BLK_##BLK, SPX_REL(BLK, REG), out)
+
+static int spx_rd_live(struct spx_hw *hw, enum spx_block blk, u32 rel, u32 *out)
+{
+	u32 v;
+
+	if (!hw->present[blk])
+		return -EOPNOTSUPP;
+	v = spx_rd(hw, hw->base[blk] + rel);
+	if (v == SPX_ALL_ONES)
+		return -ENODEV;
+	*out = v;
+	return 0;
+}
+
 int spx_slot_cause_acc(struct spx_hw *hw, unsigned int slot, u32 *acc)
 {
 	int err;
@@ -409,14 +429,11 @@ int spx_slot_cause_acc(struct spx_hw *hw, unsigned int slot, u32 *acc)
 int spx_slot_busy(struct spx_hw *hw, bool *busy)
 {
 	u32 status;
+	int err = RD_LIVE(hw, MSI_SLOTS, STATUS, &status);
 
-	if (!hw->present[SPX_BLK_MSI_SLOTS])
-		return -EOPNOTSUPP;
-	status = RD(hw, MSI_SLOTS, STATUS);
-	if (status == SPX_ALL_ONES)
-		return -ENODEV;
-	*busy = status & SYNPCIX_MSI_SLOTS_STATUS_BUSY_MASK;
-	return 0;
+	if (!err)
+		*busy = status & SYNPCIX_MSI_SLOTS_STATUS_BUSY_MASK;
+	return err;
 }
 
 /* ---------------------------------------------------------------- */
@@ -443,15 +460,7 @@ int spx_irq_mask(struct spx_hw *hw, unsigned int slot, bool masked)
 
 int spx_irq_pending(struct spx_hw *hw, u32 *pending)
 {
-	u32 v;
-
-	if (!hw->present[SPX_BLK_IRQ])
-		return -EOPNOTSUPP;
-	v = RD(hw, IRQ, PENDING);
-	if (v == SPX_ALL_ONES)
-		return -ENODEV;
-	*pending = v;
-	return 0;
+	return RD_LIVE(hw, IRQ, PENDING, pending);
 }
 
 /* Moderation gap in units of 64 bus clocks, 0..255 (0: none). */
@@ -470,27 +479,16 @@ int spx_irq_set_gap(struct spx_hw *hw, unsigned int units)
 int spx_irq_get_gap(struct spx_hw *hw, unsigned int *units)
 {
 	u32 v;
+	int err = RD_LIVE(hw, IRQ, GAP, &v);
 
-	if (!hw->present[SPX_BLK_IRQ])
-		return -EOPNOTSUPP;
-	v = RD(hw, IRQ, GAP);
-	if (v == SPX_ALL_ONES)
-		return -ENODEV;
-	*units = SPX_GET(IRQ, GAP, UNITS, v);
-	return 0;
+	if (!err)
+		*units = SPX_GET(IRQ, GAP, UNITS, v);
+	return err;
 }
 
 int spx_irq_raised(struct spx_hw *hw, u32 *raised)
 {
-	u32 v;
-
-	if (!hw->present[SPX_BLK_IRQ])
-		return -EOPNOTSUPP;
-	v = RD(hw, IRQ, RAISED);
-	if (v == SPX_ALL_ONES)
-		return -ENODEV;
-	*raised = v;
-	return 0;
+	return RD_LIVE(hw, IRQ, RAISED, raised);
 }
 
 /* ---------------------------------------------------------------- */
