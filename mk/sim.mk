@@ -83,11 +83,13 @@ $(SIM_DIR)/servo_demo $(SIM_DIR)/sim_tests: %: %.o $(SIM_MODEL_OBJS) $(SIM_VLIBS
 test-sim: $(SIM_DIR)/sim_tests
 	@sh tests/sim/run.sh
 
-# The PPS-lock scenario (make demo runs it until the capture co-simulation
-# exists); writes build/demo/servo.json.
+# The PPS-lock scenario; writes build/demo/servo.json. `make demo` runs it
+# and then the stamping co-simulation (demo-stamp, mk/pcibus.mk).
 demo-servo: $(SIM_DIR)/servo_demo
 	@mkdir -p $(BUILD)/demo
 	$(SIM_DIR)/servo_demo --json $(BUILD)/demo/servo.json
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-servo
+	@echo "servo demo: build/demo/servo.json"
+	@$(MAKE) --no-print-directory demo-stamp

@@ -17,7 +17,6 @@
 
 #include "card_agent.h"
 
-static const uint64_t BUS_PS = (uint64_t)(PCI_PERIOD_NS * 1000.0 + 0.5);
 static const uint64_t TB_PS = 8000;
 
 struct card_agent {
@@ -26,6 +25,7 @@ struct card_agent {
 	int agent, devno;
 	uint64_t next_tb, next_bus;
 	uint64_t n_tb, n_bus;
+	uint64_t bus_ps;        /* PCI period, fixed when the card is made */
 	bool ev_pending;
 	unsigned ev_value;
 	uint64_t ev_at;
@@ -39,7 +39,8 @@ extern "C" struct card_agent *card_agent_new(int devno)
 	c->top = new Vsynpcix_card{c->vctx};
 	c->devno = devno;
 	c->next_tb = 3300;
-	c->next_bus = BUS_PS;
+	c->bus_ps = (uint64_t)(PCI_PERIOD_NS * 1000.0 + 0.5);
+	c->next_bus = c->bus_ps;
 	c->top->clk = 1;
 	c->top->tb_clk = 1;
 	c->top->rst_n = 0;
@@ -138,7 +139,7 @@ extern "C" void card_agent_step(void *ctx, const struct pci_sig *in, struct pci_
 	t->perr_n_in = in->perr;
 	t->idsel_in = (in->ad >> (16 + c->devno)) & 1;
 	t->gnt_n = (in->gnt_n_mask >> c->agent) & 1;
-	uint64_t fall = c->next_bus - BUS_PS / 2;
+	uint64_t fall = c->next_bus - c->bus_ps / 2;
 	bool fallen = false;
 
 	while (c->next_tb < c->next_bus) {
@@ -168,7 +169,7 @@ extern "C" void card_agent_step(void *ctx, const struct pci_sig *in, struct pci_
 		c->next_tb += TB_PS;
 		c->n_tb++;
 	}
-	c->next_bus += BUS_PS;
+	c->next_bus += c->bus_ps;
 	c->n_bus++;
 
 	out->oe = 0;

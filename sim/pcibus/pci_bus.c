@@ -22,6 +22,8 @@
 #include "pci_arbiter.h"
 #include "pci_checker.h"
 
+double pci_period_ns = 15.0;
+
 const char *const pci_line_name[PCI_NLINES] = {
 	"AD", "C/BE#", "PAR", "FRAME#", "IRDY#", "TRDY#", "DEVSEL#", "STOP#",
 	"PERR#", "SERR#", "INTA#"

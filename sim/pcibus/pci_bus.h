@@ -26,7 +26,17 @@
 #include "pci_rng.h"
 
 #define PCI_MAX_AGENTS 8
-#define PCI_PERIOD_NS 15.0   /* 66.67 MHz (the card's bus clock) */
+/* The PCI clock period in ns: 15 (66.67 MHz, the card's bus clock) unless
+ * a program sets pci_period_ns (30: 33.33 MHz) before it builds a world;
+ * every model, the card's glue included, reads it at set-up and per clock. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern double pci_period_ns;
+#ifdef __cplusplus
+}
+#endif
+#define PCI_PERIOD_NS (pci_period_ns)
 
 /* PCI 2.3 table 3-1 bus commands (C/BE# in the address phase) */
 #define PCI_CMD_MEM_READ   0x6

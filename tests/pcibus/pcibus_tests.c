@@ -22,6 +22,7 @@
 #include "enumerate.h"
 #include "nic_e1000.h"
 #include "card_agent.h"
+#include "stamp_rig.h"
 #include "synpcix_regs.h"
 #include "synpcix_pci_ids.h"
 
@@ -44,73 +45,7 @@ static void check(int ok, const char *fmt, ...)
 	printf("\n");
 }
 
-/* ---- the world: bridge (agent 0), card, NIC ------------------------------ */
-
-#define CARD_DEV 3
-#define NIC_DEV 5
-#define MMIO_BASE 0xE0000000u
-#define MSI_ADDR 0xFEE00000u
-#define RING_BASE 0x00100000u
-#define BUF_BASE 0x00200000u
-#define BUF_SIZE 2048u
-
-struct world {
-	struct pci_sim sim;
-	struct pci_arbiter arb;
-	struct pci_checker chk;
-	struct host_bridge hb;
-	struct nic_e1000 nic;
-	struct card_agent *card;
-	bool has_card, has_nic;
-	struct pci_dev_info devs[8];
-	int n_devs;
-	struct pci_dev_info *card_dev, *nic_dev;
-};
-
-static const struct pci_target_policy quiet_bridge = { 2, 0, 0, 0, 0, false, 0 };
-static const struct pci_target_policy nic_regs = { 2, 2, 0, 0, 0, true, 0 };
-
-static void world_init(struct world *w, bool card, bool nic,
-		       const struct pci_target_policy *hb_pol, uint64_t seed)
-{
-	memset(w, 0, sizeof(*w));
-	pci_checker_init(&w->chk);
-	pci_sim_init(&w->sim, &w->arb, &w->chk);
-	if (host_bridge_init(&w->hb, &w->sim, 0x40000000u, hb_pol, seed)) {
-		fprintf(stderr, "bridge is not agent 0\n");
-		exit(2);
-	}
-	if (card) {
-		w->card = card_agent_new(CARD_DEV);
-		card_agent_set_index(w->card, pci_sim_add(&w->sim, "card", card_agent_step, w->card));
-		w->has_card = true;
-	}
-	if (nic) {
-		nic_e1000_init(&w->nic, &w->sim, NIC_DEV, &nic_regs, seed * 7 + 1);
-		w->has_nic = true;
-	}
-	pci_arbiter_init(&w->arb, (uint8_t)((1u << w->sim.n) - 1), 0);
-	hb_run(&w->hb, CARD_RST_CLOCKS + 8);   /* RST# */
-}
-
-static void world_free(struct world *w)
-{
-	host_bridge_free(&w->hb);
-	if (w->has_nic)
-		nic_e1000_free(&w->nic);
-	card_agent_free(w->card);
-}
-
-static void world_enumerate(struct world *w)
-{
-	w->n_devs = pci_enumerate(&w->hb, w->devs, 8, 16, MMIO_BASE);
-	for (int i = 0; i < w->n_devs; i++) {
-		if (w->devs[i].dev == CARD_DEV)
-			w->card_dev = &w->devs[i];
-		if (w->devs[i].dev == NIC_DEV)
-			w->nic_dev = &w->devs[i];
-	}
-}
+/* ---- the world: sim/pcibus/stamp_rig.h (bridge agent 0, card, NIC) ---- */
 
 static void checker_verdict(struct world *w)
 {
@@ -414,7 +349,7 @@ static void t_enumerate(void)
 {
 	struct world w;
 
-	world_init(&w, true, true, &quiet_bridge, 1);
+	world_init(&w, true, true, &rig_quiet_bridge, 1);
 	world_enumerate(&w);
 	check(w.n_devs == 2, "found %d devices, want 2 (card, NIC)", w.n_devs);
 	check(w.chk.master_aborts >= 14, "empty slots: %llu master aborts, want >= 14",
@@ -504,7 +439,7 @@ static void t_card_regs(void)
 	static const uint32_t pat[] = { 0x00000000, 0xFFFFFFFF, 0xA5A5A5A5, 0x5A5A5A5A,
 					0x12345678, 0x80000001 };
 
-	world_init(&w, true, false, &quiet_bridge, 2);
+	world_init(&w, true, false, &rig_quiet_bridge, 2);
 	world_enumerate(&w);
 	if (!w.card_dev) {
 		check(0, "card not found");
@@ -637,16 +572,14 @@ static void nic_rate(double rate, uint64_t n_pkts, double latency_ns, double jit
 static void t_nic_100k(void)
 {
 	/* the ISR reads ICR at once: most packets get their own MSI */
-	nic_rate(100000.0, 2000, 0.0, 0.0, &quiet_bridge);
+	nic_rate(100000.0, 2000, 0.0, 0.0, &rig_quiet_bridge);
 }
 
 static void t_nic_1488k(void)
 {
 	/* GbE line rate of 64-byte frames; interrupt latency 3..8 us, so
 	 * several packets share one ICR period (no MSI while ICR is set) */
-	static const struct pci_target_policy fast_bridge = { 1, 0, 0, 0, 0, false, 0 };
-
-	nic_rate(1488095.0, 4000, 3000.0, 5000.0, &fast_bridge);
+	nic_rate(1488095.0, 4000, 3000.0, 5000.0, &rig_fast_bridge);
 }
 
 /* The NIC's MSI pointed at a doorbell of the card (what msi_redirect
@@ -700,7 +633,7 @@ static void t_nic_msi_to_card(void)
 	struct pci_monitor mon;
 	struct doorbell_src db;
 
-	world_init(&w, true, true, &quiet_bridge, 7);
+	world_init(&w, true, true, &rig_quiet_bridge, 7);
 	world_enumerate(&w);
 	if (!w.nic_dev || !w.card_dev) {
 		check(0, "enumeration failed");
@@ -767,277 +700,25 @@ static void t_nic_msi_to_card(void)
 /* ---- stamping end to end ------------------------------------------------ */
 
 /*
- * The whole path of the product: the NIC's MSI is pointed at a doorbell of
- * the card (as msi_redirect does), the card latches its time, reads the
- * NIC's cause register (cause_en), reads the RX ring from its index, writes
- * a stamp over the buffer address of every completed descriptor and then
- * raises its own MSI. The driver model is woken by the card's MSI, takes
- * every descriptor that has DD and a stamp (a DD descriptor without a
- * stamp is left for the next card interrupt: the card reads the ring after
- * the NIC's MSI, so a descriptor completed later is stamped by a later
- * capture), checks packet and stamp, gives the descriptor back as e1000
- * does (buffer address rewritten, status cleared, RDT advanced) so the
- * ring wraps many times.
- *
- * Stamps are decoded here per docs/registers.md (msi_slots): bits 47..0
- * time, 55..48 sequence, 56 batched, 63..58 marker 0b101101. The driver
- * core's stamp decoding (branch driver) was not merged when this was
- * written.
- *
- * Truth: card time = true time + off, where off is measured through the
- * card's own event input (stamp minus true pin-edge time, averaged over
- * the 8 phases a PCI clock edge takes against the 125 MHz timebase). A
- * PPS-disciplined card is aligned the same way: its servo steers the time
- * so that PPS stamps, taken by that capture path, fall on the second.
+ * The whole path of the product, set up and run by sim/pcibus/stamp_rig.c
+ * (shared with the demo, sim/pcibus/stamp_demo.c): the NIC's MSI pointed
+ * at slot STAMP_SLOT's doorbell, the card stamping the RX ring, the driver
+ * model woken by the card's MSI. Here every stamp, every card transaction
+ * and the slot's counters are judged.
  */
-#define STAMP_SLOT 2
 static unsigned env_u(const char *name, unsigned def);
-#define E1000_ICR_TXDW 0x01u   /* transmit descriptor written back (SDM 13.4.17) */
-#define STAMP_MARKER 0x2Du   /* bits 63..58 */
-#define GUARD 4096u
-#define GUARD_WORD(a) (0xC0DE0000u ^ (a))
 
-struct stamp_rec {
-	uint64_t seq;          /* packet */
-	uint64_t card_ns;      /* 48-bit stamp, extended */
-	double true_ns;        /* card_ns - off */
-	bool batched;
-	uint32_t desc;
-	double isr_ns;         /* when the driver model took it (interrupt time) */
-};
-
-struct stamp_driver {
-	struct world *w;
-	uint32_t bar, card_bar, ring_n, next;
-	double latency_ns, jitter_ns;
-	struct pci_rng rng;
-	size_t msi_seen;
-	int state;
-	double t_due;
-	uint64_t delivered, bad;
-	char first_bad[200];
-	struct stamp_rec *st;
-	size_t n_st;
-	uint64_t wakeups, empty_wakeups;
-	double off;            /* card ns - true ns */
-	double now_ns;
-};
-
-static void sd_bad(struct stamp_driver *d, const char *fmt, ...)
+static void guard_verdict(struct host_mem *m, uint32_t ring_n)
 {
-	va_list ap;
+	uint32_t first, bad = check_guard(m, ring_n, &first);
 
-	if (d->bad++ == 0) {
-		va_start(ap, fmt);
-		vsnprintf(d->first_bad, sizeof(d->first_bad), fmt, ap);
-		va_end(ap);
-	}
-}
-
-static void sd_desc_init(struct stamp_driver *d, uint32_t i)
-{
-	struct host_mem *m = &d->w->hb.mem;
-	uint32_t a = RING_BASE + 16 * i;
-
-	host_mem_write32(m, a, BUF_BASE + BUF_SIZE * i, 0);
-	host_mem_write32(m, a + 4, 0, 0);
-	host_mem_write32(m, a + 8, 0, 0);
-	host_mem_write32(m, a + 12, 0, 0);
-}
-
-static void sd_clean(struct stamp_driver *d)
-{
-	struct host_mem *m = &d->w->hb.mem;
-	uint32_t len = d->w->nic.pkt_len;
-	uint8_t buf[BUF_SIZE];
-	uint64_t took = 0;
-
-	for (;;) {
-		uint32_t a = RING_BASE + 16 * d->next;
-		uint32_t w0 = host_mem_read32(m, a), w1 = host_mem_read32(m, a + 4);
-		uint32_t w2 = host_mem_read32(m, a + 8), w3 = host_mem_read32(m, a + 12);
-
-		if (!(w3 & E1000_RXD_STAT_DD) || (w1 >> 26) != STAMP_MARKER)
-			break;   /* not done, or done and not stamped yet */
-		uint64_t seq = d->delivered;
-		struct stamp_rec r;
-
-		if ((w2 & 0xFFFF) != len)
-			sd_bad(d, "desc %u: length %u, packet had %u", d->next, w2 & 0xFFFF, len);
-		if ((w3 & 0xFF) != (E1000_RXD_STAT_DD | E1000_RXD_STAT_EOP) || (w3 >> 8))
-			sd_bad(d, "desc %u: status/errors/special %08X", d->next, w3);
-		host_mem_read(m, BUF_BASE + BUF_SIZE * d->next, buf, len);
-		for (uint32_t i = 0; i < len; i++)
-			if (buf[i] != nic_pkt_byte(seq, i)) {
-				sd_bad(d, "desc %u (packet %llu): byte %u is %02X, want %02X", d->next,
-				       (unsigned long long)seq, i, buf[i], nic_pkt_byte(seq, i));
-				break;
-			}
-		if (seq < d->w->nic.n_rec && d->w->nic.rec[seq].desc != d->next)
-			sd_bad(d, "packet %llu: NIC says desc %u, found in %u", (unsigned long long)seq,
-			       d->w->nic.rec[seq].desc, d->next);
-		if (((w1 >> 16) & 0xFF) != (seq & 0xFF))
-			sd_bad(d, "packet %llu: stamp sequence %u, want %llu", (unsigned long long)seq,
-			       (w1 >> 16) & 0xFF, (unsigned long long)(seq & 0xFF));
-		if (w1 & (1u << 25))
-			sd_bad(d, "packet %llu: stamp bit 57 set (%08X)", (unsigned long long)seq, w1);
-		r.seq = seq;
-		r.card_ns = (uint64_t)(w1 & 0xFFFF) << 32 | w0;
-		r.true_ns = (double)r.card_ns - d->off;
-		r.batched = (w1 >> 24) & 1;
-		r.desc = d->next;
-		r.isr_ns = d->now_ns;
-		d->st[d->n_st++] = r;
-		sd_desc_init(d, d->next);
-		d->delivered++;
-		took++;
-		d->next = (d->next + 1) % d->ring_n;
-	}
-	if (!took)
-		d->empty_wakeups++;
-	hb_submit(&d->w->hb, PCI_CMD_MEM_WRITE, d->bar + E1000_RDT, 0,
-		  (d->next + d->ring_n - 1) % d->ring_n);
-}
-
-/* woken by the card's MSI (vector STAMP_SLOT) at the host bridge */
-static void sd_hook(void *ctx, uint64_t clk)
-{
-	struct stamp_driver *d = ctx;
-	struct host_bridge *hb = &d->w->hb;
-	double now = (double)clk * PCI_PERIOD_NS;
-
-	if (d->state == 0 && hb->n_msi > d->msi_seen) {
-		d->msi_seen = hb->n_msi;
-		d->t_due = now + d->latency_ns + d->jitter_ns * pci_rng_unit(&d->rng);
-		d->state = 1;
-	}
-	if (d->state == 1 && now >= d->t_due && !hb_queue_full(hb)) {
-		d->wakeups++;
-		d->now_ns = now;
-		sd_clean(d);
-		d->state = 0;
-	}
-}
-
-/* card register access through BAR0 */
-static void card_wr(struct world *w, uint32_t off, uint32_t v)
-{
-	hb_mem_write32(&w->hb, w->card_dev->bar[0].addr + off, v);
-}
-
-static uint32_t card_rd(struct world *w, uint32_t off)
-{
-	return hb_mem_read32(&w->hb, w->card_dev->bar[0].addr + off);
-}
-
-/* off = card time - true time, through event input 0 (see above) */
-static double calibrate_card_time(struct world *w)
-{
-	double sum = 0, lo = 1e300, hi = -1e300;
-	int n = 0;
-
-	card_wr(w, SYNPCIX_EVENT_CTRL, 1);   /* input 0, rising edges */
-	for (int k = 0; k < 8; k++) {
-		uint64_t at = card_agent_next_edge_ps(w->card) + (uint64_t)(20 + k) * 15000;
-
-		card_agent_set_event(w->card, 1, at);
-		hb_run(&w->hb, 80);
-		card_agent_set_event(w->card, 0, card_agent_next_edge_ps(w->card));
-		hb_run(&w->hb, 80);
-		uint32_t lo32 = card_rd(w, SYNPCIX_EVENT_STAMP_NS_LO);
-		uint32_t hi32 = card_rd(w, SYNPCIX_EVENT_STAMP_NS_HI);
-		uint32_t info = card_rd(w, SYNPCIX_EVENT_STAMP_INFO);
-
-		if (!(info & SYNPCIX_EVENT_STAMP_INFO_VALID_MASK)) {
-			check(0, "calibration: event %d not stamped (info %08X)", k, info);
-			continue;
-		}
-		double o = (double)((uint64_t)hi32 << 32 | lo32) - (double)at / 1000.0;
-
-		sum += o;
-		n++;
-		if (o < lo)
-			lo = o;
-		if (o > hi)
-			hi = o;
-	}
-	card_wr(w, SYNPCIX_EVENT_CTRL, 0);
-	if (!n)
-		return 0;
-	printf("card time - true time (event input, 8 phases): mean %.2f ns, spread %.1f ns\n",
-	       sum / n, hi - lo);
-	check(hi - lo <= 8.0 + 1e-9, "event stamps spread %.1f ns over phases (> one 8 ns clock)",
-	      hi - lo);
-	return sum / n;
-}
-
-/* program slot STAMP_SLOT for the NIC's RX ring, as the driver's slot
- * API does: window registers first, enable last */
-static void program_slot(struct world *w, uint32_t ring_n, bool cause_en)
-{
-	uint32_t nic_bar = w->nic_dev->bar[0].addr;
-
-	for (int i = 0; i < 100 && (card_rd(w, SYNPCIX_MSI_SLOTS_STATUS) &
-				    SYNPCIX_MSI_SLOTS_STATUS_INIT_MASK); i++)
-		hb_run(&w->hb, 20);
-	card_wr(w, SYNPCIX_MSI_SLOTS_SLOT_SEL, STAMP_SLOT);
-	card_wr(w, SYNPCIX_MSI_SLOTS_RING_BASE_LO, RING_BASE);
-	card_wr(w, SYNPCIX_MSI_SLOTS_RING_BASE_HI, 0);
-	card_wr(w, SYNPCIX_MSI_SLOTS_RING_COUNT, ring_n);
-	card_wr(w, SYNPCIX_MSI_SLOTS_RING_STRIDE, 16);
-	card_wr(w, SYNPCIX_MSI_SLOTS_STAMP_OFF, 0);
-	card_wr(w, SYNPCIX_MSI_SLOTS_DONE_OFF, 12);
-	card_wr(w, SYNPCIX_MSI_SLOTS_DONE_MASK, E1000_RXD_STAT_DD);
-	card_wr(w, SYNPCIX_MSI_SLOTS_CAUSE_ADDR_LO, nic_bar + E1000_ICR);
-	card_wr(w, SYNPCIX_MSI_SLOTS_CAUSE_ADDR_HI, 0);
-	card_wr(w, SYNPCIX_MSI_SLOTS_INDEX, 0);
-	/* msi_slots.settle: NIC descriptor write -> its MSI in the capture
-	 * FIFO, in bus clocks; left at its reset value unless STAMP_SETTLE */
-	if (getenv("STAMP_SETTLE"))
-		card_wr(w, SYNPCIX_MSI_SLOTS_SETTLE, env_u("STAMP_SETTLE", 3));
-	card_wr(w, SYNPCIX_MSI_SLOTS_CTRL, SYNPCIX_MSI_SLOTS_CTRL_ENABLE_MASK |
-		(cause_en ? SYNPCIX_MSI_SLOTS_CTRL_CAUSE_EN_MASK : 0));
-	check(card_rd(w, SYNPCIX_MSI_SLOTS_RING_COUNT) == ring_n, "slot ring_count read back");
-}
-
-struct slot_counters {
-	uint32_t captures, stamped, batched, empty, overflow, dma_errors, cause_acc;
-};
-
-static struct slot_counters read_slot(struct world *w)
-{
-	struct slot_counters c;
-
-	card_wr(w, SYNPCIX_MSI_SLOTS_SLOT_SEL, STAMP_SLOT);
-	c.captures = card_rd(w, SYNPCIX_MSI_SLOTS_CAPTURES);
-	c.stamped = card_rd(w, SYNPCIX_MSI_SLOTS_STAMPED);
-	c.batched = card_rd(w, SYNPCIX_MSI_SLOTS_BATCHED);
-	c.empty = card_rd(w, SYNPCIX_MSI_SLOTS_EMPTY);
-	c.overflow = card_rd(w, SYNPCIX_MSI_SLOTS_OVERFLOW);
-	c.dma_errors = card_rd(w, SYNPCIX_MSI_SLOTS_DMA_ERRORS);
-	c.cause_acc = card_rd(w, SYNPCIX_MSI_SLOTS_CAUSE_ACC);
-	return c;
-}
-
-static void fill_guard(struct host_mem *m, uint32_t ring_n)
-{
-	for (uint32_t a = RING_BASE - GUARD; a < RING_BASE; a += 4)
-		host_mem_write32(m, a, GUARD_WORD(a), 0);
-	for (uint32_t a = RING_BASE + 16 * ring_n; a < RING_BASE + 16 * ring_n + GUARD; a += 4)
-		host_mem_write32(m, a, GUARD_WORD(a), 0);
-}
-
-static void check_guard(struct host_mem *m, uint32_t ring_n)
-{
-	uint32_t bad = 0, first = 0;
-
-	for (uint32_t a = RING_BASE - GUARD; a < RING_BASE + 16 * ring_n + GUARD; a += 4) {
-		if (a >= RING_BASE && a < RING_BASE + 16 * ring_n)
-			continue;
-		if (host_mem_read32(m, a) != GUARD_WORD(a) && !bad++)
-			first = a;
-	}
 	check(bad == 0, "%u guard words around the ring changed, first at %08X", bad, first);
+}
+
+/* msi_slots.settle from STAMP_SETTLE; unset: the reset value */
+static int env_settle(void)
+{
+	return getenv("STAMP_SETTLE") ? (int)env_u("STAMP_SETTLE", 3) : -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1079,107 +760,39 @@ static struct dist dist_of(double *v, size_t n)
 #define LATCH_MIN_NS (15.0 - 8.0)
 #define LATCH_MAX_NS (15.0 + 8.0)
 
-struct stamp_run {
-	double rate;
-	uint64_t n_pkts;
-	uint32_t ring_n;
-	const struct pci_target_policy *bridge;
-	double latency_ns, jitter_ns;
-	double tx_msi_every_ns;  /* host doorbell writes as TX/link MSIs; 0: none */
-	uint64_t seed;
-};
-
 static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 {
-	struct world w;
-	struct stamp_driver d;
-	struct pci_monitor mon;
+	struct stamp_rig *rig = calloc(1, sizeof(*rig));
 
-	world_init(&w, true, true, cfg->bridge, cfg->seed);
-	world_enumerate(&w);
-	if (!w.nic_dev || !w.card_dev) {
+	if (!rig)
+		exit(2);
+	if (stamp_rig_run(rig, cfg)) {
 		check(0, "enumeration failed");
-		world_free(&w);
+		free(rig);
 		return;
 	}
-	int cv = pci_enable_msi(&w.hb, w.card_dev, MSI_ADDR, 0x40, 4);
-
-	check(cv == 4, "card MSI: %d vectors", cv);
-	uint32_t door = w.card_dev->bar[0].addr + SYNPCIX_RSV_DOORBELLS_BASE +
-			STAMP_SLOT * SYNPCIX_RSV_DOORBELLS_STRIDE;
-	uint32_t nic_bar = w.nic_dev->bar[0].addr;
-
-	memset(&d, 0, sizeof(d));
-	d.w = &w;
-	d.bar = nic_bar;
-	d.ring_n = cfg->ring_n;
-	d.latency_ns = cfg->latency_ns;
-	d.jitter_ns = cfg->jitter_ns;
-	pci_rng_seed(&d.rng, cfg->seed + 100);
-	d.st = calloc(cfg->n_pkts + 16, sizeof(*d.st));
-	if (!d.st)
-		exit(2);
-	d.off = calibrate_card_time(&w);
-	fill_guard(&w.hb.mem, cfg->ring_n);
-	for (uint32_t i = 0; i < cfg->ring_n; i++)
-		sd_desc_init(&d, i);
-	program_slot(&w, cfg->ring_n, true);
-	/* msi_redirect: the NIC's MSI address is the slot's doorbell */
-	pci_enable_msi(&w.hb, w.nic_dev, door, 0x41, 1);
-	/* e1000_configure_rx */
-	hb_mem_write32(&w.hb, nic_bar + E1000_RDBAL, RING_BASE);
-	hb_mem_write32(&w.hb, nic_bar + E1000_RDBAH, 0);
-	hb_mem_write32(&w.hb, nic_bar + E1000_RDLEN, cfg->ring_n * 16);
-	hb_mem_write32(&w.hb, nic_bar + E1000_RDH, 0);
-	hb_mem_write32(&w.hb, nic_bar + E1000_RDT, cfg->ring_n - 1);
-	hb_mem_write32(&w.hb, nic_bar + E1000_RDTR, 0);
-	hb_mem_write32(&w.hb, nic_bar + E1000_RCTL, E1000_RCTL_EN);
-	hb_mem_write32(&w.hb, nic_bar + E1000_IMS, E1000_ICR_RXT0 |
-		       (cfg->tx_msi_every_ns > 0 ? E1000_ICR_TXDW : 0));
-	pci_monitor_init(&mon, &w.sim);
-	pci_sim_add_hook(&w.sim, pci_monitor_hook, &mon);
-	pci_sim_add_hook(&w.sim, sd_hook, &d);
-
-	/* traffic; TX/link-style MSIs: the driver's ICS writes set ICR.TXDW,
-	 * which the NIC reports as an MSI when ICR & IMS was clear (an 8254x
-	 * sends none while it is set): a doorbell with no new RX descriptor */
-	uint64_t c0 = w.sim.clk, tx_sent = 0;
-	uint64_t limit = (uint64_t)((double)cfg->n_pkts / cfg->rate * 1e9 / PCI_PERIOD_NS) * 2 + 200000;
-	double next_tx = pci_sim_ns(&w.sim) + 5000.0;
-	struct timespec ts0, ts1;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts0);
-	nic_e1000_traffic(&w.nic, cfg->rate, 60, cfg->n_pkts, pci_sim_ns(&w.sim) + 1000.0);
-	while (d.delivered < cfg->n_pkts && w.sim.clk - c0 < limit && w.chk.violations == 0) {
-		if (cfg->tx_msi_every_ns > 0 && pci_sim_ns(&w.sim) >= next_tx && !hb_queue_full(&w.hb)) {
-			hb_submit(&w.hb, PCI_CMD_MEM_WRITE, nic_bar + E1000_ICS, 0, E1000_ICR_TXDW);
-			tx_sent++;
-			next_tx += cfg->tx_msi_every_ns * (0.5 + pci_rng_unit(&d.rng));
-		}
-		pci_sim_step(&w.sim);
-	}
-	uint64_t run_clocks = w.sim.clk - c0;
-
-	hb_run(&w.hb, 3000);
-	clock_gettime(CLOCK_MONOTONIC, &ts1);
-	double wall = (double)(ts1.tv_sec - ts0.tv_sec) + 1e-9 * (double)(ts1.tv_nsec - ts0.tv_nsec);
+	uint32_t door = rig->door, nic_bar = rig->nic_bar;
+	uint64_t c0 = rig->c0, run_clocks = rig->run_clocks, tx_sent = rig->tx_sent;
+	double wall = rig->wall_s;
 	double sim_s = (double)run_clocks * PCI_PERIOD_NS * 1e-9;
+
+	check(rig->w.problems == 0, "set-up: %s", rig->w.problem);
 
 	printf("[%s] %llu packets of 60 bytes at %.0f pps, ring %u (wraps %.1f times), "
 	       "%llu TX-style ICS writes\n", tag, (unsigned long long)cfg->n_pkts, cfg->rate,
 	       cfg->ring_n, (double)cfg->n_pkts / cfg->ring_n, (unsigned long long)tx_sent);
-	check(d.delivered == cfg->n_pkts, "delivered %llu of %llu packets with stamps",
-	      (unsigned long long)d.delivered, (unsigned long long)cfg->n_pkts);
-	check(d.bad == 0, "descriptor/stamp check: %s", d.first_bad);
-	uint32_t mpc = hb_mem_read32(&w.hb, nic_bar + E1000_MPC);
+	check(rig->d.delivered == cfg->n_pkts, "delivered %llu of %llu packets with stamps",
+	      (unsigned long long)rig->d.delivered, (unsigned long long)cfg->n_pkts);
+	check(rig->d.bad == 0, "descriptor/stamp check: %s", rig->d.first_bad);
+	uint32_t mpc = hb_mem_read32(&rig->w.hb, nic_bar + E1000_MPC);
 
 	check(mpc == 0, "NIC missed %u packets", mpc);
 
 	/* doorbells and the card's own transactions, from the bus */
 	size_t n_db = 0, n_card_msi = 0, n_stamp_w = 0, n_ring_r = 0, n_cause_r = 0;
-	uint64_t *db_clk = malloc((mon.n + 1) * sizeof(*db_clk));
-	int *db_master = malloc((mon.n + 1) * sizeof(*db_master));
-	size_t *db_nic = malloc((mon.n + 1) * sizeof(*db_nic));   /* index in nic.msi[] */
+	uint64_t *db_clk = malloc((rig->mon.n + 1) * sizeof(*db_clk));
+	int *db_master = malloc((rig->mon.n + 1) * sizeof(*db_master));
+	size_t *db_nic = malloc((rig->mon.n + 1) * sizeof(*db_nic));   /* index in nic.msi[] */
 	size_t n_db_nic = 0;
 	uint64_t bus_busy = 0;
 	int card_agent = 1;   /* world_init adds the card right after the bridge */
@@ -1192,15 +805,15 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 	uint64_t last_group = UINT64_MAX, closed_group = UINT64_MAX;
 	size_t split = 0;
 
-	for (size_t i = 0; i < mon.n; i++) {
-		const struct pci_txn *t = &mon.log[i];
+	for (size_t i = 0; i < rig->mon.n; i++) {
+		const struct pci_txn *t = &rig->mon.log[i];
 
 		bus_busy += t->clk_end - t->clk + 1;
 		if (t->cmd == PCI_CMD_MEM_WRITE && t->addr == door && t->words > 0) {
 			check(t->target == card_agent && t->words == 1, "doorbell write at clock %llu "
 			      "claimed by %d with %d words", (unsigned long long)t->clk, t->target, t->words);
 			db_master[n_db] = t->master;
-			db_nic[n_db] = t->master == w.nic.agent ? n_db_nic++ : SIZE_MAX;
+			db_nic[n_db] = t->master == rig->w.nic.agent ? n_db_nic++ : SIZE_MAX;
 			db_clk[n_db++] = t->clk_end;
 		}
 		if (t->master != card_agent)
@@ -1241,26 +854,26 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 				n_ring_r++;
 		}
 	}
-	check(n_db_nic == w.nic.n_msi, "%zu doorbell writes from the NIC, it sent %zu MSIs", n_db_nic,
-	      w.nic.n_msi);
+	check(n_db_nic == rig->w.nic.n_msi, "%zu doorbell writes from the NIC, it sent %zu MSIs", n_db_nic,
+	      rig->w.nic.n_msi);
 	check(split == 0, "%zu stamp writes of a capture after that capture's card MSI", split);
 	check(n_card_msi >= 1, "the card sent no MSI");
 
 	/* the stamps: markers and sequence were checked per descriptor; here
 	 * the batched flag, the latch latency and the error vs truth */
-	double *e_db = malloc((d.n_st + 1) * sizeof(double));
-	double *e_ar = malloc((d.n_st + 1) * sizeof(double));
-	double *e_b = malloc((d.n_st + 1) * sizeof(double));
+	double *e_db = malloc((rig->d.n_st + 1) * sizeof(double));
+	double *e_ar = malloc((rig->d.n_st + 1) * sizeof(double));
+	double *e_b = malloc((rig->d.n_st + 1) * sizeof(double));
 	size_t n_db_e = 0, n_ar = 0, n_b = 0, n_exact = 0, unmatched = 0, reused = 0;
 	size_t bad_batched = 0, batched_new_time = 0, n_ar_tx = 0, mispaired = 0;
-	double *e_tx = malloc((d.n_st + 1) * sizeof(double));
+	double *e_tx = malloc((rig->d.n_st + 1) * sizeof(double));
 	bool *db_used = calloc(n_db + 1, 1);
 	size_t j = 0;
 
 	if (!e_db || !e_ar || !e_b || !db_used || !e_tx)
 		exit(2);
-	for (size_t i = 0; i < d.n_st; i++) {
-		const struct stamp_rec *s = &d.st[i];
+	for (size_t i = 0; i < rig->d.n_st; i++) {
+		const struct stamp_rec *s = &rig->d.st[i];
 
 		if (i == 0)
 			check(!s->batched, "first stamp flagged batched");
@@ -1268,21 +881,21 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 			/* registers.md: a batched stamp's time is that of a
 			 * capture at or before the entry's own completion (its
 			 * write-back on the bus, plus the latch latency) */
-			double wb = w.nic.rec[s->seq].t_wb_ns;
+			double wb = rig->w.nic.rec[s->seq].t_wb_ns;
 
-			if (i == 0 || s->card_ns < d.st[i - 1].card_ns || s->true_ns > wb + LATCH_MAX_NS) {
+			if (i == 0 || s->card_ns < rig->d.st[i - 1].card_ns || s->true_ns > wb + LATCH_MAX_NS) {
 				if (!bad_batched++)
 					check(0, "packet %llu: batched stamp %.1f ns, write-back %.1f ns, "
 					      "previous stamp %.1f ns", (unsigned long long)s->seq, s->true_ns,
-					      wb, i ? d.st[i - 1].true_ns : 0.0);
+					      wb, i ? rig->d.st[i - 1].true_ns : 0.0);
 			}
-			if (i > 0 && d.st[i - 1].card_ns != s->card_ns)
+			if (i > 0 && rig->d.st[i - 1].card_ns != s->card_ns)
 				batched_new_time++;
-			e_b[n_b++] = s->true_ns - w.nic.rec[s->seq].t_arrival_ns;
+			e_b[n_b++] = s->true_ns - rig->w.nic.rec[s->seq].t_arrival_ns;
 			continue;
 		}
 		n_exact++;
-		check(i == 0 || s->card_ns > d.st[i - 1].card_ns,
+		check(i == 0 || s->card_ns > rig->d.st[i - 1].card_ns,
 		      "packet %llu: exact stamp not later than the one before", (unsigned long long)s->seq);
 		/* the doorbell it latched: the latest one completed before it */
 		while (j + 1 < n_db && (double)(db_clk[j + 1] + 1) * PCI_PERIOD_NS <= s->true_ns)
@@ -1304,25 +917,25 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 		/* the card stamp error: exact stamps latched from the NIC's
 		 * own MSI; those latched from a TX-style doorbell (a time the
 		 * NIC did not send for this packet) are reported apart */
-		uint64_t raised_by = db_nic[j] < w.nic.n_msi ? w.nic.msi[db_nic[j]].seq : UINT64_MAX;
+		uint64_t raised_by = db_nic[j] < rig->w.nic.n_msi ? rig->w.nic.msi[db_nic[j]].seq : UINT64_MAX;
 
 		if (raised_by == s->seq) {
-			e_ar[n_ar++] = s->true_ns - w.nic.rec[s->seq].t_arrival_ns;
+			e_ar[n_ar++] = s->true_ns - rig->w.nic.rec[s->seq].t_arrival_ns;
 		} else if (raised_by == UINT64_MAX) {
-			e_tx[n_ar_tx++] = s->true_ns - w.nic.rec[s->seq].t_arrival_ns;
+			e_tx[n_ar_tx++] = s->true_ns - rig->w.nic.rec[s->seq].t_arrival_ns;
 		} else if (!mispaired++) {
 			if (getenv("STAMP_DEBUG")) {
-				for (size_t q = i >= 3 ? i - 3 : 0; q <= i + 2 && q < d.n_st; q++)
+				for (size_t q = i >= 3 ? i - 3 : 0; q <= i + 2 && q < rig->d.n_st; q++)
 					printf("  pkt %llu desc %u arrival %.0f write-back %.0f stamp %.0f batched %d\n",
-					       (unsigned long long)d.st[q].seq, d.st[q].desc,
-					       w.nic.rec[d.st[q].seq].t_arrival_ns, w.nic.rec[d.st[q].seq].t_wb_ns,
-					       d.st[q].true_ns, d.st[q].batched);
-				for (size_t q = 0; q < w.nic.n_msi; q++)
-					if (fabs((double)w.nic.msi[q].clk * PCI_PERIOD_NS - s->true_ns) < 4000)
+					       (unsigned long long)rig->d.st[q].seq, rig->d.st[q].desc,
+					       rig->w.nic.rec[rig->d.st[q].seq].t_arrival_ns, rig->w.nic.rec[rig->d.st[q].seq].t_wb_ns,
+					       rig->d.st[q].true_ns, rig->d.st[q].batched);
+				for (size_t q = 0; q < rig->w.nic.n_msi; q++)
+					if (fabs((double)rig->w.nic.msi[q].clk * PCI_PERIOD_NS - s->true_ns) < 4000)
 						printf("  NIC MSI for packet %lld completed %.0f\n",
-						       (long long)w.nic.msi[q].seq, (double)(w.nic.msi[q].clk + 1) * PCI_PERIOD_NS);
-				for (size_t q = 0; q < mon.n; q++) {
-					const struct pci_txn *t = &mon.log[q];
+						       (long long)rig->w.nic.msi[q].seq, (double)(rig->w.nic.msi[q].clk + 1) * PCI_PERIOD_NS);
+				for (size_t q = 0; q < rig->mon.n; q++) {
+					const struct pci_txn *t = &rig->mon.log[q];
 					double tt = (double)(t->clk + 1) * PCI_PERIOD_NS;
 
 					if (fabs(tt - s->true_ns) < 4000 && (t->master == card_agent ||
@@ -1335,7 +948,7 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 			check(0, "packet %llu got the exact time of the MSI packet %llu raised "
 			      "(%.0f ns after its arrival)", (unsigned long long)s->seq,
 			      (unsigned long long)raised_by,
-			      s->true_ns - w.nic.rec[s->seq].t_arrival_ns);
+			      s->true_ns - rig->w.nic.rec[s->seq].t_arrival_ns);
 		}
 	}
 	check(bad_batched == 0, "%zu batched stamps later than their entry's completion or "
@@ -1349,9 +962,9 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 	struct dist dt = dist_of(e_tx, n_ar_tx);
 
 	printf("[%s] stamps %zu (exact %zu, batched %zu); doorbells %zu (NIC MSIs %zu, TX-style ICS writes %llu); "
-	       "card MSIs %zu, driver wake-ups %llu (%llu found nothing new)\n", tag, d.n_st, n_exact,
-	       n_b, n_db, w.nic.n_msi, (unsigned long long)tx_sent, n_card_msi,
-	       (unsigned long long)d.wakeups, (unsigned long long)d.empty_wakeups);
+	       "card MSIs %zu, driver wake-ups %llu (%llu found nothing new)\n", tag, rig->d.n_st, n_exact,
+	       n_b, n_db, rig->w.nic.n_msi, (unsigned long long)tx_sent, n_card_msi,
+	       (unsigned long long)rig->d.wakeups, (unsigned long long)rig->d.empty_wakeups);
 	printf("[%s] exact stamp - doorbell completion edge (truth): min %.1f mean %.1f p99 %.1f max %.1f ns\n",
 	       tag, dd.min, dd.mean, dd.p99, dd.max);
 	printf("[%s] exact stamp - packet arrival (truth): n %zu min %.0f mean %.0f p99 %.0f max %.0f ns\n",
@@ -1367,7 +980,7 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 	/* the brief's bar (p99 < 1 us, max < 2 us) over every stamp the
 	 * driver gets: reported, judged in docs/stamping-results.md */
 	{
-		double *all = malloc((d.n_st + 1) * sizeof(double));
+		double *all = malloc((rig->d.n_st + 1) * sizeof(double));
 		size_t n_all = 0;
 
 		if (!all)
@@ -1376,15 +989,15 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 
 		/* contrast: the time the driver's interrupt handler ran, the
 		 * stamp an interrupt-driven capture would take */
-		for (size_t i = 0; i < d.n_st; i++)
-			all[i] = d.st[i].isr_ns - w.nic.rec[d.st[i].seq].t_arrival_ns;
-		struct dist di = dist_of(all, d.n_st);
+		for (size_t i = 0; i < rig->d.n_st; i++)
+			all[i] = rig->d.st[i].isr_ns - rig->w.nic.rec[rig->d.st[i].seq].t_arrival_ns;
+		struct dist di = dist_of(all, rig->d.n_st);
 
 		printf("[%s] for contrast, interrupt time (driver ISR) - arrival: min %.0f mean %.0f "
 		       "p99 %.0f max %.0f ns\n", tag, di.min, di.mean, di.p99, di.max);
 		n_all = 0;
-		for (size_t i = 0; i < d.n_st; i++) {
-			double e = d.st[i].true_ns - w.nic.rec[d.st[i].seq].t_arrival_ns;
+		for (size_t i = 0; i < rig->d.n_st; i++) {
+			double e = rig->d.st[i].true_ns - rig->w.nic.rec[rig->d.st[i].seq].t_arrival_ns;
 
 			all[n_all++] = e < 0 ? -e : e;
 		}
@@ -1396,14 +1009,14 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 	}
 
 	/* the card's counters agree with what the bus and the ring show */
-	struct slot_counters sc = read_slot(&w);
+	struct slot_counters sc = read_slot(&rig->w);
 
 	printf("[%s] slot %d: captures %u stamped %u batched %u empty %u overflow %u dma_errors %u; "
 	       "card reads: cause %zu ring %zu, stamp writes %zu\n", tag, STAMP_SLOT, sc.captures,
 	       sc.stamped, sc.batched, sc.empty, sc.overflow, sc.dma_errors, n_cause_r, n_ring_r,
 	       n_stamp_w);
 	check(sc.captures == n_db, "captures %u, doorbell writes on the bus %zu", sc.captures, n_db);
-	check(sc.stamped == d.n_st, "stamped %u, stamps the driver found %zu", sc.stamped, d.n_st);
+	check(sc.stamped == rig->d.n_st, "stamped %u, stamps the driver found %zu", sc.stamped, rig->d.n_st);
 	check(sc.batched == n_b, "batched %u, batched stamps found %zu", sc.batched, n_b);
 	check(sc.overflow == 0 && sc.dma_errors == 0, "overflow %u dma_errors %u", sc.overflow,
 	      sc.dma_errors);
@@ -1412,19 +1025,19 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 	if (cfg->tx_msi_every_ns > 0) {
 		size_t n_tx_msi = 0;
 
-		for (size_t i = 0; i < w.nic.n_msi; i++)
-			n_tx_msi += w.nic.msi[i].seq == UINT64_MAX;
+		for (size_t i = 0; i < rig->w.nic.n_msi; i++)
+			n_tx_msi += rig->w.nic.msi[i].seq == UINT64_MAX;
 		printf("[%s] NIC MSIs raised by TX-style ICS writes: %zu\n", tag, n_tx_msi);
 		check(n_tx_msi > 0 && sc.empty > 0, "TX-style MSIs %zu, empty captures %u", n_tx_msi,
 		      sc.empty);
 	}
-	check_guard(&w.hb.mem, cfg->ring_n);
+	guard_verdict(&rig->w.hb.mem, cfg->ring_n);
 	printf("[%s] bus busy %.1f %% of %llu clocks; %.0f stamps/s of simulated time; "
 	       "simulation %.2f s wall for %.2f ms simulated (%.0f PCI clocks/s)\n", tag,
-	       100.0 * (double)bus_busy / (double)(w.sim.clk - c0 > 0 ? w.sim.clk - c0 : 1),
-	       (unsigned long long)(w.sim.clk - c0), (double)d.n_st / sim_s, wall, sim_s * 1e3,
+	       100.0 * (double)bus_busy / (double)(rig->w.sim.clk - c0 > 0 ? rig->w.sim.clk - c0 : 1),
+	       (unsigned long long)(rig->w.sim.clk - c0), (double)rig->d.n_st / sim_s, wall, sim_s * 1e3,
 	       (double)run_clocks / wall);
-	checker_verdict(&w);
+	checker_verdict(&rig->w);
 	free(e_db);
 	free(e_ar);
 	free(e_b);
@@ -1433,9 +1046,8 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 	free(db_clk);
 	free(db_master);
 	free(db_nic);
-	free(d.st);
-	pci_monitor_free(&mon);
-	world_free(&w);
+	stamp_rig_free(rig);
+	free(rig);
 }
 
 static unsigned env_u(const char *name, unsigned def)
@@ -1447,8 +1059,9 @@ static unsigned env_u(const char *name, unsigned def)
 
 static void t_stamp_100k(void)
 {
-	struct stamp_run r = { 100000.0, env_u("STAMP_PKTS_100K", 3000), 64, &quiet_bridge,
-			       2000.0, 3000.0, (double)env_u("STAMP_TX_NS", 25000), 51 };
+	struct stamp_run r = { 100000.0, env_u("STAMP_PKTS_100K", 3000), 64, &rig_quiet_bridge,
+			       LAT_UNIFORM, 2000.0, 3000.0, (double)env_u("STAMP_TX_NS", 25000), 51,
+			       env_settle(), 60 };
 
 	stamp_e2e(&r, "100k");
 }
@@ -1463,7 +1076,7 @@ static void t_stamp_disabled_slot(void)
 {
 	struct world w;
 
-	world_init(&w, true, true, &quiet_bridge, 71);
+	world_init(&w, true, true, &rig_quiet_bridge, 71);
 	world_enumerate(&w);
 	if (!w.nic_dev || !w.card_dev) {
 		check(0, "enumeration failed");
@@ -1471,7 +1084,8 @@ static void t_stamp_disabled_slot(void)
 		return;
 	}
 	pci_enable_msi(&w.hb, w.card_dev, MSI_ADDR, 0x40, 4);
-	program_slot(&w, 16, false);
+	program_slot(&w, 16, false, env_settle());
+	check(w.problems == 0, "set-up: %s", w.problem);
 	/* slot 0: never written; slot 1: only its ring_count written (enable
 	 * still 0), the case of tb_synpcix_card */
 	card_wr(&w, SYNPCIX_MSI_SLOTS_SLOT_SEL, 1);
@@ -1526,17 +1140,16 @@ static void t_stamp_disabled_slot(void)
 /* the same without TX-style MSIs: every NIC MSI announces an RX entry */
 static void t_stamp_100k_rx_only(void)
 {
-	struct stamp_run r = { 100000.0, env_u("STAMP_PKTS_100K", 3000), 64, &quiet_bridge,
-			       2000.0, 3000.0, 0.0, 51 };
+	struct stamp_run r = { 100000.0, env_u("STAMP_PKTS_100K", 3000), 64, &rig_quiet_bridge,
+			       LAT_UNIFORM, 2000.0, 3000.0, 0.0, 51, env_settle(), 60 };
 
 	stamp_e2e(&r, "100k-rx");
 }
 
 static void t_stamp_1488k(void)
 {
-	static const struct pci_target_policy fast_bridge = { 1, 0, 0, 0, 0, false, 0 };
-	struct stamp_run r = { 1488095.0, env_u("STAMP_PKTS_1488K", 6000), 256, &fast_bridge,
-			       3000.0, 5000.0, 0.0, 52 };
+	struct stamp_run r = { 1488095.0, env_u("STAMP_PKTS_1488K", 6000), 256, &rig_fast_bridge,
+			       LAT_UNIFORM, 3000.0, 5000.0, 0.0, 52, env_settle(), 60 };
 
 	stamp_e2e(&r, "1488k");
 }
@@ -1572,7 +1185,8 @@ static void t_stamp_overload(void)
 	/* three completed entries, then none */
 	for (uint32_t i = 0; i < 3; i++)
 		host_mem_write32(&w.hb.mem, RING_BASE + 16 * i + 12, E1000_RXD_STAT_DD, 0);
-	program_slot(&w, ring_n, true);
+	program_slot(&w, ring_n, true, env_settle());
+	check(w.problems == 0, "set-up: %s", w.problem);
 	pci_monitor_init(&mon, &w.sim);
 	pci_sim_add_hook(&w.sim, pci_monitor_hook, &mon);
 	uint32_t door = w.card_dev->bar[0].addr + SYNPCIX_RSV_DOORBELLS_BASE +
@@ -1636,7 +1250,7 @@ static void t_stamp_overload(void)
 		check((hi >> 26) == STAMP_MARKER && ((hi >> 16) & 0xFF) == i && (i > 0 || !((hi >> 24) & 1)),
 		      "entry %u stamp upper word %08X", i, hi);
 	}
-	check_guard(&w.hb.mem, ring_n);
+	guard_verdict(&w.hb.mem, ring_n);
 	checker_verdict(&w);
 	pci_monitor_free(&mon);
 	world_free(&w);
@@ -1947,7 +1561,7 @@ static void live_fault(const char *what, int bridge_tfault, int nic_tfault, int 
 	struct pci_target_policy pol = { 2, 2, 1, 0, 0, false, bridge_tfault };
 	struct rx_driver d;
 
-	world_init(&w, false, true, &quiet_bridge, 41);
+	world_init(&w, false, true, &rig_quiet_bridge, 41);
 	w.chk.quiet = true;
 	world_enumerate(&w);
 	pci_enable_msi(&w.hb, w.nic_dev, MSI_ADDR, 0x41, 1);
