@@ -56,6 +56,24 @@ for run in "66 100000 $N100" "66 1488095 $N1488" "33 100000 $N100" "33 1488095 $
 		fi
 		"$TSSTAT" --json --ref "$OUT/$name-truth.pcapng" "$OUT/$name-$kind.pcapng" \
 			>"$OUT/$name-$kind.json" || fail=1
+		# the files carry the run's stamps: tsstat's min and max equal
+		# the run's own (within the 1 ns rounding of each file stamp)
+		if [ "$kind" = card ]; then
+			line=$(grep "^\[$name\] card stamp - truth:" "$OUT/$name.log")
+		else
+			line=$(grep "^\[$name\] software (interrupt-time) stamp - truth:" "$OUT/$name.log")
+		fi
+		rmin=$(echo "$line" | sed -n 's/.* min \([-0-9]*\) .*/\1/p')
+		rmax=$(echo "$line" | sed -n 's/.* max \([-0-9]*\) ns.*/\1/p')
+		tmin=$(json_int "$OUT/$name-$kind.json" min_ns)
+		tmax=$(json_int "$OUT/$name-$kind.json" max_ns)
+		if ! awk -v a="$rmin" -v b="$tmin" -v c="$rmax" -v d="$tmax" 'BEGIN {
+			if (a == "" || b == "" || c == "" || d == "") exit 1
+			x = a - b; y = c - d
+			exit !(x >= -2 && x <= 2 && y >= -2 && y <= 2) }'; then
+			echo "$name: $kind file: tsstat min/max $tmin/$tmax ns, the run said $rmin/$rmax ns"
+			fail=1
+		fi
 		samples=$(json_int "$OUT/$name-$kind.json" samples)
 		unmatched=$(json_int "$OUT/$name-$kind.json" unmatched)
 		# every delivered packet pairs with its truth; the packets the

@@ -34,6 +34,8 @@
 #include "stamp_rig.h"
 #include "synpcix_regs.h"
 
+bool rig_quiet;
+
 const struct pci_target_policy rig_quiet_bridge = { 2, 0, 0, 0, 0, false, 0 };
 const struct pci_target_policy rig_fast_bridge = { 1, 0, 0, 0, 0, false, 0 };
 const struct pci_target_policy rig_nic_regs = { 2, 2, 0, 0, 0, true, 0 };
@@ -138,8 +140,9 @@ double calibrate_card_time(struct world *w)
 	card_wr(w, SYNPCIX_EVENT_CTRL, 0);
 	if (!n)
 		return 0;
-	printf("card time - true time (event input, 8 phases): mean %.2f ns, spread %.1f ns\n",
-	       sum / n, hi - lo);
+	if (!rig_quiet)
+		printf("card time - true time (event input, 8 phases): mean %.2f ns, spread %.1f ns\n",
+		       sum / n, hi - lo);
 	if (hi - lo > 8.0 + 1e-9)
 		world_problem(w, "event stamps spread %.1f ns over phases (> one 8 ns clock)", hi - lo);
 	return sum / n;

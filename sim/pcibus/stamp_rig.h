@@ -57,6 +57,7 @@ struct world {
 	char problem[200];
 };
 
+extern bool rig_quiet;   /* set-up prints nothing (calibration result) */
 extern const struct pci_target_policy rig_quiet_bridge;   /* 2 clocks DEVSEL, no waits */
 extern const struct pci_target_policy rig_fast_bridge;    /* 1 clock DEVSEL, no waits */
 extern const struct pci_target_policy rig_nic_regs;

@@ -25,6 +25,18 @@ while read -r t; do
 		grep -m8 -E '^FAIL|pci_checker|host_bridge|nic_e1000' "$SUITE_LOG_DIR/$t.log" | sed 's/^/    | /'
 	fi
 done <"$SUITE_LOG_DIR/list"
+# the stamping demo, short: its four runs must be sound, and the pcapng
+# files it writes must parse with tsstat and hold as many packets as the
+# runs delivered (stamp_demo.sh checks the counts)
+DEMO="${STAMP_DEMO:-$TOP/build/pcibus/stamp_demo}"
+TSSTAT="${TSSTAT:-$TOP/build/tools/tsstat}"
+if [ -x "$DEMO" ] && [ -x "$TSSTAT" ]; then
+	rm -rf "$SUITE_LOG_DIR/demo"
+	t_run stamp_demo_short sh "$TOP/sim/pcibus/stamp_demo.sh" "$DEMO" "$TSSTAT" \
+		"$SUITE_LOG_DIR/demo" 300 1500
+else
+	t_fail stamp_demo_short "no $DEMO or $TSSTAT (make test-pcibus builds them)"
+fi
 # tests of known open bugs: not judged here, run by `make stamp-bench`
 "$BIN" --list-open | sed 's/^/note: open bug, not run here: /'
 suite_end
