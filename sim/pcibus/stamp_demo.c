@@ -310,10 +310,10 @@ static struct run_result run_one(double mhz, double rate, uint64_t n_pkts, const
 	uint8_t buf[BUF_SIZE];
 	uint32_t len = nic->pkt_len;
 
-	snprintf(p_card, sizeof(p_card), "%s/%s-card.pcapng", dir, name);
-	snprintf(p_sw, sizeof(p_sw), "%s/%s-sw.pcapng", dir, name);
-	snprintf(p_truth, sizeof(p_truth), "%s/%s-truth.pcapng", dir, name);
 	if (dir) {
+		snprintf(p_card, sizeof(p_card), "%s/%s-card.pcapng", dir, name);
+		snprintf(p_sw, sizeof(p_sw), "%s/%s-sw.pcapng", dir, name);
+		snprintf(p_truth, sizeof(p_truth), "%s/%s-truth.pcapng", dir, name);
 		if (pcapng_open(&fc, p_card) || pcapng_open(&fs, p_sw) || pcapng_open(&ft, p_truth))
 			exit(1);
 		for (size_t i = 0; i < n; i++) {

@@ -6,13 +6,11 @@
  *   pcibus_tests NAME          runs it; last line "NAME: PASS" or FAIL lines
  * Every test fails on any checker violation.
  */
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "pci_bus.h"
 #include "pci_arbiter.h"
