@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "stamp_rig.h"
 #include "synpcix_regs.h"
@@ -508,6 +509,13 @@ int main(int argc, char **argv)
 		return max_rate(mhz, n_pkts ? n_pkts : 4000);
 	if (!dir)
 		usage();
+	/* before minutes of simulation, not after */
+	struct stat st;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "stamp_demo: --out %s: not a directory\n", dir);
+		return 1;
+	}
 	char nm[64];
 
 	if (!name) {

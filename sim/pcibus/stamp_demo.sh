@@ -86,5 +86,9 @@ for run in "66 100000 $N100" "66 1488095 $N1488" "33 100000 $N100" "33 1488095 $
 	done
 done
 echo
+echo "=== summary (brief's bar: card |stamp - truth| p99 < 1 us and max < 2 us)"
+for f in "$OUT"/pci*.log; do
+	[ -f "$f" ] && grep -E '^\[[^]]*\] (BAR|LOSSLESS|LOSS)' "$f" | sed 's/: see the counts above.*//'
+done
 echo "stamping demo: pcapng files, histograms (.svg), tsstat JSON and logs in $OUT"
 exit $fail
