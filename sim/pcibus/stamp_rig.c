@@ -228,11 +228,13 @@ uint32_t check_guard(struct host_mem *m, uint32_t ring_n, uint32_t *first)
  * docs/stamping-results.md) is taken off the body: 0.7 us, our median.
  *  - body: normal, median 7.36 - 0.7 = 6.66 us, sigma = IQR / 1.349 =
  *    0.54 / 1.349 = 0.40 us, cut at 3.8 us (the table's min 4.5 - 0.7);
- *  - second peak: with probability 1.5 % the body plus 4 us (that mass
+ *  - second peak: with probability 2 % the body plus 4 us (that mass
  *    puts the p99 at ~11.4 us, as in the table);
  *  - tail: with probability 1e-3 the body plus an exponential of mean
  *    2.5 us (the table's variance left over by body and peak, and a max
  *    near 30 us in 10^7 samples).
+ * Drawn 10^6 times, + 0.7 us, this gives the table back (pcibus_tests
+ * isr_model checks it): mean 7.44, p25 7.10, p50 7.37, p75 7.65, p99 ~11.4.
  * Assumptions: one CPU serves the interrupt, no stress load; Table 5.6
  * shows a stressed stock kernel's max in the hundreds of us, not modelled.
  */
@@ -244,9 +246,9 @@ double isr_latency_thesis(struct pci_rng *r)
 
 	if (l < 3800.0)
 		l = 3800.0;
-	if (u3 < 0.015)
+	if (u3 < 0.020)
 		l += 4000.0;
-	else if (u3 < 0.016)
+	else if (u3 < 0.021)
 		l += pci_rng_exp(r, 2500.0);
 	return l;
 }
