@@ -36,6 +36,16 @@ $(COSIM_DIR)/cosim: $(COSIM_DIR)/cosim.o $(COSIM_DIR)/cosim_slot.o $(COSIM_DIR)/
 test-cosim:
 	@sh tests/driver/cosim.sh
 
+# Driver stamp path cost (BRIEF section 5): callgrind's instructions per
+# packet of the per-descriptor stamp path (docs/driver.md has the figures).
+.PHONY: stamp-path-cost
+$(COSIM_DIR)/stamp_cost: $(COSIM_DIR)/stamp_cost.o $(COSIM_DIR)/synpcix_hw.o \
+		$(COSIM_DIR)/synpcix_slot.o $(COSIM_DIR)/synpcix_osdep.o
+	$(CC) -o $@ $^
+
+stamp-path-cost: $(COSIM_DIR)/stamp_cost
+	@sh tests/driver/stamp_cost.sh $(COSIM_DIR)/stamp_cost
+
 # The figures the driver issue asks for: PHC read cost, read jitter,
 # adjfine accuracy (co-simulated against the gateware).
 cosim-figures: $(COSIM_DIR)/cosim
