@@ -459,7 +459,7 @@ static void per_packet(struct ring *R, unsigned n, const char *tag, double *lat_
 static void batch(struct ring *R)
 {
 	struct spx_stamp st[4];
-	unsigned long irq0 = irq_n[R->slot];
+	unsigned long irq0 = irq_n[R->slot], w0 = R->writes;
 	unsigned j, bad = 0;
 	u32 i0 = R->r.index, i;
 	u64 truth = 0, ref = ref_now();
@@ -481,9 +481,11 @@ static void batch(struct ring *R)
 			bad++;
 	}
 	TEST("slot-batch-first-exact-rest-batched", !bad && have &&
-	     llabs((long long)(st[0].ns - truth)) <= 8 && irq_n[R->slot] == irq0 + 1,
-	     "%u entries wrong, truth %d, exact - truth %lld ns, %lu interrupts", bad, have,
-	     (long long)(st[0].ns - truth), irq_n[R->slot] - irq0);
+	     llabs((long long)(st[0].ns - truth)) <= 8 && irq_n[R->slot] == irq0 + 1 &&
+	     irq_writes_at[R->slot] == w0 + 4 && irq_t[R->slot] >= R->last_write_ns,
+	     "%u entries wrong, truth %d, exact - truth %lld ns, %lu interrupts after %lu of 4 "
+	     "stamps", bad, have, (long long)(st[0].ns - truth), irq_n[R->slot] - irq0,
+	     irq_writes_at[R->slot] - w0);
 	for (j = 0; j < 4; j++)
 		nic_refill(R, (i0 + j) % R->r.count);
 	R->r.index = (i0 + 4) % R->r.count;
@@ -698,7 +700,12 @@ void slot_tests(void)
 	}
 	card_set_dma(card, host_dma, NULL);
 	card_set_irq(card, host_irq, NULL);
-	card_run_for(card, 10000);	/* the slot RAM's initialisation */
+	/*
+	 * Probe right after reset, while the slot RAM is still initialising
+	 * (status.init, 256 bus clocks): the core does not wait for it, so
+	 * this checks that it need not.
+	 */
+	card_run_for(card, 100);
 	memset(&hw, 0, sizeof(hw));
 	hw.os.ops = &sim_ops;
 	hw.os.ctx = card;
