@@ -53,6 +53,8 @@ static struct card *card;
 static struct spx_hw hw;
 static struct ring *ring_of[SPX_MAX_SLOTS];
 static unsigned long dma_bad;
+/* COSIM_TRACE=1: the line-rate burst's bus events, one "trace" line each */
+static int trace;
 static char dma_bad_why[160];
 static u32 nic_cause, cause_reads;
 
@@ -100,6 +102,15 @@ static int host_dma(void *ctx, int write, uint64_t addr, uint32_t *words, unsign
 		}
 		e = (u32)(off / R->r.stride);
 		in = (u32)(off % R->r.stride);
+		if (trace) {
+			printf("trace %.0f ns slot %u %s entry %u, %u words", card_now_ns(card),
+			       R->slot, write ? "stamp write" : "ring read", e, n);
+			if (write)
+				printf(" hi 0x%08x lo 0x%08x", words[1], words[0]);
+			for (k = 0; !write && k < n; k++)
+				printf(" %08x", R->mem[off / 4 + k]);
+			printf("\n");
+		}
 		if (write) {
 			if (n != 2 || in != R->r.stamp_off) {
 				dma_fail("%s at 0x%llx, %u words: not one entry's stamp field", addr, n,
@@ -524,12 +535,22 @@ static void line_rate(struct ring *R, unsigned n)
 	seq = (u8)c0.stamped;
 	ref = ref_now();
 	t0 = card_now_ns(card) + 1000.0;
+	trace = getenv("COSIM_TRACE") != NULL;
 	for (k = 0; k < n; k++) {
+		double e0;
+
 		card_run_until(card, t0 + 672.0 * k);
 		nic_complete(R, (R->r.index + k) % R->r.count);
-		nic_msi(R->slot, 1);
+		if (trace)
+			printf("trace %.0f ns NIC writes entry %u\n", card_now_ns(card),
+			       (R->r.index + k) % R->r.count);
+		e0 = nic_msi(R->slot, 1);
+		if (trace)
+			printf("trace %.0f ns MSI %u data phase (strobe seen at %.0f ns)\n", e0, k,
+			       e0 + CARD_BUS_PERIOD_NS);
 	}
 	card_run_for(card, 672.0 * n + PASS_TIMEOUT_NS);
+	trace = 0;
 	while (got < n && truth_ns(&truth[got]))
 		got++;
 	for (k = 0; k < n; k++) {
@@ -542,6 +563,9 @@ static void line_rate(struct ring *R, unsigned n)
 			continue;
 		}
 		bad_seq += st.seq != (u8)(seq + k);
+		if (getenv("COSIM_TRACE"))
+			printf("trace entry %u: %s, stamp - own MSI's truth %+lld ns\n", i,
+			       st.batched ? "batched" : "exact", (long long)(st.ns - truth[k]));
 		if (!st.batched) {
 			exact++;
 			long long d = (long long)(st.ns - truth[k]);
