@@ -427,6 +427,11 @@ extern "C" double card_now_ns(const struct card *c)
 	return fx_to_ns(c->now);
 }
 
+extern "C" double card_next_bus_edge_ns(const struct card *c)
+{
+	return fx_to_ns(c->next_bus);
+}
+
 extern "C" void card_input_at(struct card *c, double t_ns, int pin, int level)
 {
 	fx_t t = ns_to_fx(t_ns);

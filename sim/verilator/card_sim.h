@@ -130,6 +130,11 @@ uint32_t card_irq_pending(const struct card *c);
 void card_run_until(struct card *c, double t_ns);
 void card_run_for(struct card *c, double dt_ns);
 double card_now_ns(const struct card *c);
+/*
+ * True time of the next bus clock edge, the one a card_doorbell or register
+ * access issued now completes at (tests schedule pin edges against it).
+ */
+double card_next_bus_edge_ns(const struct card *c);
 
 /* Drive a pin to level at true time t_ns (must not be in the past). */
 void card_input_at(struct card *c, double t_ns, int pin, int level);
