@@ -330,8 +330,8 @@ EXPORT_SYMBOL_GPL(synpcix_slot_stamp);
  * synpcix_slot_stamp() plus the two corrections of the core's
  * spx_stamp_refine(): the slot's ingress latency (sysfs
  * slotN/ingress_latency_ns + ingress_latency_ps_per_byte * len, 0 by
- * default) off the stamp, and a batched stamp raised to the previous
- * entry's time plus this frame's wire time. Call it for every stamped
+ * default) off an exact stamp, and a batched stamp raised to the previous
+ * entry's time plus this frame's wire time when that is later. Call it for every stamped
  * entry in ring order, from one context per ring (NAPI). Returns as
  * synpcix_slot_stamp(); on an error @chain is unchanged.
  */
@@ -355,16 +355,12 @@ int synpcix_slot_stamp_rx(struct synpcix_slot *h, u64 raw, u32 len,
 	lat.base_ns = READ_ONCE(sp->ingress[h->nr].base_ns);
 	lat.ps_per_byte = READ_ONCE(sp->ingress[h->nr].ps_per_byte);
 	c.prev_ns = chain->prev_ns;
-	c.cap_ns = chain->cap_ns;
 	c.link_mbps = chain->link_mbps;
 	c.len_has_fcs = chain->len_has_fcs;
 	c.valid = chain->valid;
-	c.cap_valid = chain->cap_valid;
 	ns = spx_stamp_refine(&c, &st, len, &lat, NULL);
 	chain->prev_ns = c.prev_ns;
-	chain->cap_ns = c.cap_ns;
 	chain->valid = c.valid;
-	chain->cap_valid = c.cap_valid;
 	*t = ns_to_ktime(min_t(u64, ns, KTIME_MAX));
 	if (batched)
 		*batched = st.batched;

@@ -28,16 +28,21 @@ PCIBUS_VFLAGS := --cc --build -O3 --x-assign fast --x-initial fast --no-timing \
 	-Wno-UNUSED -Wno-PINCONNECTEMPTY -Wno-MULTIDRIVEN \
 	-MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2"
 
-PCIBUS_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -I$(PCIBUS_SRC) -Idriver/core
+PCIBUS_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -I$(PCIBUS_SRC) -Idriver/core \
+	-Idriver/os/user
 PCIBUS_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -I$(GEN) -I$(PCIBUS_SRC) -I$(PCIBUS_OBJ) \
 	-isystem $(PCIBUS_VROOT)/include -isystem $(PCIBUS_VROOT)/include/vltstd
 
 PCIBUS_C_MODELS := pci_bus pci_checker pci_arbiter pci_monitor host_bridge enumerate nic_e1000 pci_rng \
 	stamp_rig
-PCIBUS_OBJS := $(addprefix $(PCIBUS_DIR)/,$(addsuffix .o,$(PCIBUS_C_MODELS)))
+# the driver model decodes and refines stamps with the driver core itself
+# (driver/core/, user-space access layer), as the shipped driver does
+PCIBUS_CORE := driver/core/synpcix_hw.c driver/core/synpcix_slot.c driver/os/user/synpcix_osdep.c
+PCIBUS_OBJS := $(addprefix $(PCIBUS_DIR)/,$(addsuffix .o,$(PCIBUS_C_MODELS))) \
+	$(addprefix $(PCIBUS_DIR)/core/,$(notdir $(PCIBUS_CORE:.c=.o)))
 PCIBUS_VLIB := $(PCIBUS_OBJ)/Vsynpcix_card__ALL.a
 PCIBUS_VRT  := $(PCIBUS_DIR)/verilated.o $(PCIBUS_DIR)/verilated_threads.o
-PCIBUS_HDRS := $(wildcard $(PCIBUS_SRC)/*.h) $(REGS_H)
+PCIBUS_HDRS := $(wildcard $(PCIBUS_SRC)/*.h) $(REGS_H) $(wildcard driver/core/*.h driver/os/user/*.h)
 
 .PHONY: pcibus test-pcibus demo-stamp stamp-rates
 SUITES += pcibus
@@ -63,6 +68,14 @@ $(PCIBUS_VRT): $(PCIBUS_DIR)/%.o: $(PCIBUS_VROOT)/include/%.cpp $(PCIBUS_VLIB)
 $(PCIBUS_DIR)/%.o: $(PCIBUS_SRC)/%.c $(PCIBUS_HDRS)
 	@mkdir -p $(PCIBUS_DIR)
 	$(CC) $(PCIBUS_CFLAGS) -c $< -o $@
+
+$(PCIBUS_DIR)/core/%.o: driver/core/%.c $(PCIBUS_HDRS)
+	@mkdir -p $(PCIBUS_DIR)/core
+	$(CC) $(PCIBUS_CFLAGS) -std=gnu11 -c $< -o $@
+
+$(PCIBUS_DIR)/core/%.o: driver/os/user/%.c $(PCIBUS_HDRS)
+	@mkdir -p $(PCIBUS_DIR)/core
+	$(CC) $(PCIBUS_CFLAGS) -std=gnu11 -c $< -o $@
 
 $(PCIBUS_DIR)/pcibus_tests.o: tests/pcibus/pcibus_tests.c $(PCIBUS_HDRS)
 	@mkdir -p $(PCIBUS_DIR)

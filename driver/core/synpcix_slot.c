@@ -297,9 +297,7 @@ u32 spx_wire_ns(u32 len, u32 link_mbps, bool len_has_fcs)
 void spx_rx_chain_init(struct spx_rx_chain *c, u32 link_mbps, bool len_has_fcs)
 {
 	c->prev_ns = 0;
-	c->cap_ns = 0;
 	c->valid = false;
-	c->cap_valid = false;
 	c->link_mbps = link_mbps;
 	c->len_has_fcs = len_has_fcs;
 }
@@ -309,27 +307,26 @@ void spx_rx_chain_init(struct spx_rx_chain *c, u32 link_mbps, bool len_has_fcs)
  * every stamped entry in ring order (dropped or bad frames included: they
  * were on the wire too).
  *
- * 1. Ingress latency off the stamp. An exact stamp is the latch of this
- *    frame's own MSI, so the result estimates its arrival.
- * 2. A batched entry cannot have arrived before the previous entry plus
- *    its own wire time: t = max(card time, prev + wire). Exact when the
- *    link ran back to back (line rate), a lower bound otherwise. A batched
- *    stamp carries the time of its capture, whose first entry got it as an
- *    exact stamp: when the chain saw that entry (same card time) the
- *    bound alone is used, since prev descends from that frame's corrected
- *    arrival; otherwise (first entry of the ring, or the capture's first
- *    entry not seen) the card time minus this entry's ingress latency is
- *    the estimate (right for frames of equal length). A bound more than
- *    SPX_CHAIN_MAX_LEAD_NS ahead of the card's time is a stale chain and
- *    is not used. Exact stamps are left alone: they carry their own
- *    frame's time. *bounded (may be NULL) says whether the bound won.
+ * 1. Exact stamp (the latch of this frame's own MSI): the ingress latency
+ *    for its length is taken off, which estimates the frame's arrival.
+ * 2. Batched stamp (the latch of an earlier frame's MSI, the first entry
+ *    of the same capture): the entry cannot have arrived before the
+ *    previous entry plus its own wire time, so t = max(card time,
+ *    prev + wire). The bound is exact when the link ran back to back
+ *    (line rate) and a lower bound otherwise. The card time is kept when
+ *    it is later: it lies at or before the entry's own completion
+ *    (registers.md), so it errs late by at most this entry's NIC path,
+ *    and subtracting the earlier frame's ingress latency from it would
+ *    only move it further below the arrival. A bound more than
+ *    SPX_CHAIN_MAX_LEAD_NS ahead of the card's time is a stale chain
+ *    and is not used. *bounded (may be NULL) says whether the bound won.
  *
  * Saturates at 0 and at the largest time instead of wrapping.
  */
 u64 spx_stamp_refine(struct spx_rx_chain *c, const struct spx_stamp *st, u32 len,
 		     const struct spx_ingress *lat, bool *bounded)
 {
-	s32 in = lat ? spx_ingress_ns(lat, len) : 0;
+	s32 in = lat && !st->batched ? spx_ingress_ns(lat, len) : 0;
 	u64 t = st->ns, wire, b;
 	bool won = false;
 
@@ -340,19 +337,10 @@ u64 spx_stamp_refine(struct spx_rx_chain *c, const struct spx_stamp *st, u32 len
 	if (st->batched && c->valid && c->link_mbps) {
 		wire = spx_wire_ns(len, c->link_mbps, c->len_has_fcs);
 		b = c->prev_ns <= SPX_U64_MAX - wire ? c->prev_ns + wire : SPX_U64_MAX;
-		if (c->cap_valid && st->ns == c->cap_ns) {
-			won = b != t;
-			t = b;
-		} else if (b > t && b - t <= SPX_CHAIN_MAX_LEAD_NS) {
+		if (b > t && b - t <= SPX_CHAIN_MAX_LEAD_NS) {
 			t = b;
 			won = true;
 		}
-	}
-	if (!st->batched) {
-		c->cap_ns = st->ns;
-		c->cap_valid = true;
-	} else if (!c->cap_valid || st->ns != c->cap_ns) {
-		c->cap_valid = false;	/* a capture whose first entry we missed */
 	}
 	c->prev_ns = t;
 	c->valid = true;

@@ -96,7 +96,8 @@ struct spx_dma_status {
  * hands to the socket is the card's stamp moved from "the NIC's MSI landed"
  * to "the frame's last bit arrived", with two physical corrections.
  *
- * Ingress latency, per slot: NIC last bit -> MSI latched at the card for a
+ * Ingress latency, per slot, taken off exact stamps: NIC last bit -> MSI
+ * latched at the card for a
  * frame of len descriptor bytes, modelled as base_ns + ps_per_byte * len
  * (the NIC stores the frame, DMAs it, writes the descriptor back, then
  * sends its MSI: a constant plus a per-byte DMA time). Calibrated by the
@@ -121,11 +122,9 @@ struct spx_ingress {
  */
 struct spx_rx_chain {
 	u64 prev_ns;		/* refined time of the previous stamped entry */
-	u64 cap_ns;		/* card time of the last exact stamp (its capture) */
 	u32 link_mbps;		/* 10, 100, 1000, ...; 0: no bound */
 	bool len_has_fcs;	/* descriptor length includes the 4-byte FCS */
 	bool valid;		/* prev_ns holds a time */
-	bool cap_valid;		/* cap_ns holds one, and prev_ns descends from it */
 };
 
 /*

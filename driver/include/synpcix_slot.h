@@ -62,11 +62,9 @@ struct synpcix_ring {
  */
 struct synpcix_rx_chain {
 	u64 prev_ns;
-	u64 cap_ns;
 	u32 link_mbps;
 	bool len_has_fcs;
 	bool valid;
-	bool cap_valid;
 };
 
 static inline void synpcix_rx_chain_init(struct synpcix_rx_chain *c,

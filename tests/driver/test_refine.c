@@ -110,9 +110,14 @@ static void t_chain_basic(void)
 	spx_rx_chain_init(&c, 1000, false);
 	st = mk(10000, true);		/* a batched stamp with nothing before it */
 	t = spx_stamp_refine(&c, &st, 60, &l, &b);
-	CHECK(t == 9500 && !b, "first batched: %" PRIu64 " bounded %d, want 9500, 0", t, b);
-	CHECK(c.valid && c.prev_ns == 9500, "chain not started: valid %d prev %" PRIu64,
+	CHECK(t == 10000 && !b, "first batched: %" PRIu64 " bounded %d, want the card's 10000, 0",
+	      t, b);
+	CHECK(c.valid && c.prev_ns == 10000, "chain not started: valid %d prev %" PRIu64,
 	      c.valid, c.prev_ns);
+	spx_rx_chain_init(&c, 1000, false);
+	st = mk(10000, false);		/* an exact one: ingress latency off */
+	t = spx_stamp_refine(&c, &st, 60, &l, &b);
+	CHECK(t == 9500 && !b, "first exact: %" PRIu64 " bounded %d, want 9500, 0", t, b);
 	end();
 
 	begin("refine_exact_then_batched");
@@ -133,10 +138,13 @@ static void t_chain_basic(void)
 	spx_stamp_refine(&c, &st, 60, &l, NULL);
 	st = mk(20000, true);		/* capture of a frame long after */
 	t = spx_stamp_refine(&c, &st, 60, &l, &b);
-	CHECK(t == 19500 && !b, "batched later than the bound: %" PRIu64 " bounded %d", t, b);
-	st = mk(19500 + 672 + 500, true);	/* another capture, on the bound */
+	CHECK(t == 20000 && !b, "batched later than the bound: %" PRIu64 " bounded %d", t, b);
+	st = mk(20000 + 672, true);	/* another capture, on the bound */
 	t = spx_stamp_refine(&c, &st, 60, &l, &b);
-	CHECK(t == 19500 + 672 && !b, "on the bound: %" PRIu64 " bounded %d", t, b);
+	CHECK(t == 20672 && !b, "on the bound: %" PRIu64 " bounded %d", t, b);
+	st = mk(20000 + 672, true);	/* one ns below the bound */
+	t = spx_stamp_refine(&c, &st, 59, &l, &b);	/* runt: 64 on the wire */
+	CHECK(t == 20672 + 672 && b, "below the bound: %" PRIu64 " bounded %d", t, b);
 	end();
 
 	begin("refine_exact_left_alone");
@@ -253,60 +261,95 @@ static void t_wrap(void)
 }
 
 /*
- * A model link and NIC: frames of random length (60..1514 bytes without
- * FCS) arrive back to back or with random gaps; the NIC's path to the
- * card is exactly the ingress model (plus a random extra delay for spaced
- * traffic); the card takes a capture every few frames, the first entry
- * exact, the rest batched with the capture's time. Back to back every
- * refined stamp must equal the arrival; with gaps and extra delays an
- * exact stamp is the arrival plus its extra delay and no batched one may
- * be later than its arrival plus the capture's extra delay.
+ * A model link and NIC. Back to back 64-byte frames (line rate) whose
+ * NIC path is the ingress model (550 ns, below the 672 ns wire time), a
+ * capture every 1..8 frames (the first entry exact, the rest batched with
+ * its time): every refined stamp must equal the arrival. Then frames of
+ * random length with random gaps, the NIC serial (a frame completes its
+ * path after the previous one), random extra delays of the MSI: an exact
+ * stamp is its arrival plus its extra delay; a batched one is either its
+ * card time (then not below the bound) or the bound (then it adds no
+ * error to the previous entry's).
  */
 static void t_property(void)
 {
-	struct spx_ingress l = { 420, 3750 };
+	struct spx_ingress l = { 550, 0 };
 	struct spx_rx_chain c;
 	int round;
 
-	begin("refine_property_link");
-	for (round = 0; round < 200 && !test_failed; round++) {
-		bool b2b = round & 1;
-		u64 arr = 1000000000ULL + rnd() % 1000000, cap = 0, extra = 0;
-		u32 len = 60, i;
+	begin("refine_property_line_rate");
+	for (round = 0; round < 100 && !test_failed; round++) {
+		u64 arr = 1000000000ULL + rnd() % 1000000, cap = 0;
 		int left = 0;
+		u32 i;
 
 		spx_rx_chain_init(&c, 1000, false);
 		for (i = 0; i < 300 && !test_failed; i++) {
 			struct spx_stamp st;
 			u64 t;
 
-			if (i) {
-				len = 60 + (u32)(rnd() % (1514 - 60 + 1));
-				arr += spx_wire_ns(len, 1000, false);	/* back to back */
-				if (!b2b)
-					arr += rnd() % 20000;
-			}
-			if (left == 0) {	/* a new capture: this frame's MSI */
-				extra = b2b ? 0 : rnd() % 700;
-				cap = arr + (u64)spx_ingress_ns(&l, len) + extra;
+			if (i)
+				arr += spx_wire_ns(60, 1000, false);
+			if (left == 0) {
+				cap = arr + 550;
 				left = 1 + (int)(rnd() % 8);
 				st = mk(cap, false);
 			} else {
 				st = mk(cap, true);
 			}
 			left--;
-			t = spx_stamp_refine(&c, &st, len, &l, NULL);
-			if (b2b)
-				CHECK(t == arr, "round %d frame %u (%s, len %u): refined %" PRIu64
-				      ", arrival %" PRIu64, round, i, st.batched ? "batched" : "exact",
-				      len, t, arr);
-			else if (!st.batched)
-				CHECK(t == arr + extra, "round %d frame %u exact: %" PRIu64
-				      " vs arrival %" PRIu64 " + %" PRIu64, round, i, t, arr, extra);
+			t = spx_stamp_refine(&c, &st, 60, &l, NULL);
+			CHECK(t == arr, "round %d frame %u (%s): refined %" PRIu64 ", arrival %" PRIu64,
+			      round, i, st.batched ? "batched" : "exact", t, arr);
+		}
+	}
+	end();
+
+	begin("refine_property_mixed");
+	l.base_ns = 420;
+	l.ps_per_byte = 3750;
+	for (round = 0; round < 200 && !test_failed; round++) {
+		u64 arr = 1000000000ULL + rnd() % 1000000, done = 0, cap = 0;
+		u64 prev_t = 0, prev_arr = 0;
+		int left = 0;
+		u32 i, len = 60;
+
+		spx_rx_chain_init(&c, 1000, false);
+		for (i = 0; i < 300 && !test_failed; i++) {
+			struct spx_stamp st;
+			u64 t, extra = rnd() % 700, path;
+			bool b;
+
+			if (i) {
+				len = 60 + (u32)(rnd() % (1514 - 60 + 1));
+				arr += spx_wire_ns(len, 1000, false) + (rnd() & 1 ? rnd() % 20000 : 0);
+			}
+			path = (u64)spx_ingress_ns(&l, len);
+			done = (arr > done ? arr : done) + path;	/* NIC is serial */
+			if (left == 0) {
+				cap = done + extra;	/* this frame's MSI latched */
+				left = 1 + (int)(rnd() % 8);
+				st = mk(cap, false);
+			} else {
+				st = mk(cap, true);	/* completed before the ring read */
+			}
+			left--;
+			t = spx_stamp_refine(&c, &st, len, &l, &b);
+			if (!st.batched)
+				CHECK(t == cap - path, "round %d frame %u exact: %" PRIu64 " want %" PRIu64,
+				      round, i, t, cap - path);
+			else if (b)
+				CHECK(t == prev_t + spx_wire_ns(len, 1000, false) &&
+				      (s64)(t - arr) <= (s64)(prev_t - prev_arr),
+				      "round %d frame %u bounded: %" PRIu64 " (arrival %" PRIu64
+				      "), previous %" PRIu64 " (arrival %" PRIu64 ")", round, i, t, arr,
+				      prev_t, prev_arr);
 			else
-				CHECK(t <= arr + extra, "round %d frame %u batched: %" PRIu64
-				      " later than arrival %" PRIu64 " + %" PRIu64, round, i, t, arr,
-				      extra);
+				CHECK(t == cap && t >= prev_t + spx_wire_ns(len, 1000, false),
+				      "round %d frame %u batched: %" PRIu64 ", card %" PRIu64, round, i,
+				      t, cap);
+			prev_t = t;
+			prev_arr = arr;
 		}
 	}
 	end();
