@@ -430,17 +430,17 @@ int stamp_rig_run(struct stamp_rig *r, const struct stamp_run *cfg)
 		sd_desc_init(d, i);
 	program_slot(w, cfg->ring_n, true, cfg->settle);
 	/* the driver's refinement state: the slot's ingress latency as the
-	 * user set it, the link speed as e1000 reads it (STATUS.SPEED, SDM
-	 * 13.4.2: 00b 10, 01b 100, 1xb 1000 Mb/s); the model's descriptor
-	 * length excludes the FCS */
-	{
-		uint32_t status = hb_mem_read32(&w->hb, r->nic_bar + E1000_STATUS);
-		uint32_t speed = (status >> 6) & 3;
-
-		d->link_mbps = (status & 2) ? (speed == 0 ? 10 : speed == 1 ? 100 : 1000) : 0;
-		d->ingress = rig_ingress;
-		spx_rx_chain_init(&d->chain, d->link_mbps, false);
-	}
+	 * user set it, the link speed (the NIC model's STATUS is fixed at
+	 * link up, 1000 Mb/s full duplex, nic_e1000.c; e1000 reads it in its
+	 * watchdog). Not read over the bus here: one more transaction in the
+	 * set-up shifts every later bus clock, and the suite's figures
+	 * (and the capture unit's open pairing race, docs/stamping-results.md,
+	 * which such a shift moves from stamp_100k_rx_only into stamp_100k)
+	 * are measured on this set-up's traffic. The model's descriptor
+	 * length excludes the FCS. */
+	d->link_mbps = 1000;
+	d->ingress = rig_ingress;
+	spx_rx_chain_init(&d->chain, d->link_mbps, false);
 	/* msi_redirect: the NIC's MSI address is the slot's doorbell */
 	pci_enable_msi(&w->hb, w->nic_dev, r->door, 0x41, 1);
 	/* e1000_configure_rx order: ring, head/tail, then enable; IMS last */
