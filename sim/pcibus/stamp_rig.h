@@ -11,7 +11,9 @@
  *    driver's slot API does;
  *  - the stamp driver: a per-clock model of the patched e1000's receive
  *    path, woken by the card's MSI after a modelled interrupt latency,
- *    taking every descriptor that has DD and a stamp;
+ *    taking every descriptor that has DD and a stamp, decoding and
+ *    refining its stamp with the driver core (spx_stamp_decode,
+ *    spx_stamp_refine: what the driver would hand to the socket);
  *  - stamp_rig_run: all of the above, msi_redirect's MSI address, traffic
  *    at a rate, with a bus monitor logging every transaction.
  *
