@@ -28,7 +28,9 @@ TSSTAT=$2
 OUT=$3
 N100=${4:-5000}
 N1488=${5:-20000}
-NCAL=${6:-600}
+# calibration frames per length: 600, or fewer for a short demo (the
+# suite's), never more than the 100 kpps run has
+NCAL=${6:-$((N100 < 600 ? N100 : 600))}
 CAL_RATE=20000
 mkdir -p "$OUT" || exit 1
 fail=0
@@ -61,9 +63,12 @@ calibrate() {
 			echo "$cname: tsstat failed"
 			return 1
 		fi
-		eval "p50_$len=\$(json_num \"\$OUT/\$cname.json\" p50_ns)"
+		if [ "$len" = 60 ]; then
+			p50_60=$(json_num "$OUT/$cname.json" p50_ns)
+		else
+			p50_1514=$(json_num "$OUT/$cname.json" p50_ns)
+		fi
 	done
-	# shellcheck disable=SC2154
 	ING=$(awk -v s="$p50_60" -v l="$p50_1514" 'BEGIN {
 		if (s == "" || l == "") exit 1
 		b = (l - s) * 1000 / (1514 - 60)
