@@ -16,6 +16,9 @@ SUITES :=
 help:
 	@echo "SynPCI-X make targets:"
 	@echo "  make demo        main job: full-system simulation (installs deps first)"
+	@echo "  make demo-stamp  the stamping co-simulation alone: calibration, raw and refined"
+	@echo "                   card stamps vs truth at 100 kpps and line rate, PCI 66/33 MHz"
+	@echo "  make stamp-rates highest packet rate stamped without loss, PCI 66 and 33 MHz"
 	@echo "  make test        every test suite; last line 'N passed, M failed'"
 	@echo "  make deps        install the Debian packages the project needs"
 	@echo "  make regmap      regenerate register map outputs (VHDL, C, docs)"

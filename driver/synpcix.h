@@ -54,6 +54,8 @@ struct synpcix {
 	atomic_t slots_held;		/* aux worker keeps ref_ns fresh */
 	atomic64_t ref_ns;		/* recent card time for stamp extension */
 	phys_addr_t regs_phys;		/* CPU physical address of the window */
+	/* per slot, set through sysfs; read without lock by the stamp path */
+	struct spx_ingress ingress[SPX_MAX_SLOTS];
 };
 
 /* Per-slot sysfs files: dev_ext_attribute var = slot << 8 | file. */
@@ -63,6 +65,12 @@ enum synpcix_slot_file {
 };
 ssize_t synpcix_slot_file_show(struct device *dev, struct device_attribute *attr,
 			       char *buf);
+/* slotN/ingress_latency_ns and slotN/ingress_latency_ps_per_byte */
+enum synpcix_ingress_file { SF_INGRESS_NS, SF_INGRESS_PS_PER_BYTE };
+ssize_t synpcix_slot_ingress_show(struct device *dev, struct device_attribute *attr,
+				  char *buf);
+ssize_t synpcix_slot_ingress_store(struct device *dev, struct device_attribute *attr,
+				   const char *buf, size_t count);
 
 int synpcix_ptp_register(struct synpcix *sp);
 int synpcix_slots_register(struct synpcix *sp);

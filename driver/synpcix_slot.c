@@ -315,6 +315,105 @@ int synpcix_slot_stamp(struct synpcix_slot *h, u64 raw, ktime_t *t, u8 *seq,
 EXPORT_SYMBOL_GPL(synpcix_slot_stamp);
 
 /* ------------------------------------------------------------------ */
+/* Stamp refinement (docs/driver.md, "Stamp refinement")                */
+/* ------------------------------------------------------------------ */
+
+/**
+ * synpcix_slot_stamp_rx - arrival time of a received frame from its stamp
+ * @h: the slot
+ * @raw: the entry's stamp field (little-endian 64-bit value)
+ * @len: the descriptor's length field (bytes of the frame in the buffer)
+ * @chain: the ring's refinement state (struct synpcix_rx_chain), caller's
+ * @t: the frame's arrival (last bit) on the card's clock
+ * @batched: whether the stamp was batched, or NULL
+ *
+ * synpcix_slot_stamp() plus the two corrections of the core's
+ * spx_stamp_refine(): the slot's ingress latency (sysfs
+ * slotN/ingress_latency_ns + ingress_latency_ps_per_byte * len, 0 by
+ * default) off an exact stamp, and a batched stamp raised to the previous
+ * entry's time plus this frame's wire time when that is later. Call it for every stamped
+ * entry in ring order, from one context per ring (NAPI). Returns as
+ * synpcix_slot_stamp(); on an error @chain is unchanged.
+ */
+int synpcix_slot_stamp_rx(struct synpcix_slot *h, u64 raw, u32 len,
+			  struct synpcix_rx_chain *chain, ktime_t *t,
+			  bool *batched)
+{
+	struct synpcix *sp = READ_ONCE(h->sp);
+	struct spx_rx_chain c;
+	struct spx_ingress lat;
+	struct spx_stamp st;
+	u64 ns;
+	int err;
+
+	if (!sp)
+		return -ENODEV;
+	err = spx_stamp_decode(raw, (u64)atomic64_read(&sp->ref_ns),
+			       sp->hw.latch_ns, &st);
+	if (err)
+		return err;
+	lat.base_ns = READ_ONCE(sp->ingress[h->nr].base_ns);
+	lat.ps_per_byte = READ_ONCE(sp->ingress[h->nr].ps_per_byte);
+	c.prev_ns = chain->prev_ns;
+	c.link_mbps = chain->link_mbps;
+	c.len_has_fcs = chain->len_has_fcs;
+	c.valid = chain->valid;
+	ns = spx_stamp_refine(&c, &st, len, &lat, NULL);
+	chain->prev_ns = c.prev_ns;
+	chain->valid = c.valid;
+	*t = ns_to_ktime(min_t(u64, ns, KTIME_MAX));
+	if (batched)
+		*batched = st.batched;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(synpcix_slot_stamp_rx);
+
+/* sysfs slotN/ingress_latency_*: dev_ext_attribute var = slot << 8 | file */
+ssize_t synpcix_slot_ingress_show(struct device *dev, struct device_attribute *attr,
+				  char *buf)
+{
+	struct dev_ext_attribute *ea = container_of(attr, struct dev_ext_attribute, attr);
+	unsigned long v = (unsigned long)ea->var;
+	unsigned int nr = v >> 8, file = v & 0xff;
+	struct synpcix *sp = dev_get_drvdata(dev);
+
+	if (!sp || nr >= sp->hw.n_slots)
+		return -ENODEV;
+	return sysfs_emit(buf, "%d\n", file == SF_INGRESS_NS ?
+			  READ_ONCE(sp->ingress[nr].base_ns) :
+			  READ_ONCE(sp->ingress[nr].ps_per_byte));
+}
+
+ssize_t synpcix_slot_ingress_store(struct device *dev, struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	struct dev_ext_attribute *ea = container_of(attr, struct dev_ext_attribute, attr);
+	unsigned long v = (unsigned long)ea->var;
+	unsigned int nr = v >> 8, file = v & 0xff;
+	struct synpcix *sp = dev_get_drvdata(dev);
+	struct spx_ingress lat;
+	int val, err;
+
+	if (!sp || nr >= sp->hw.n_slots)
+		return -ENODEV;
+	err = kstrtoint(buf, 0, &val);
+	if (err)
+		return err;
+	lat = sp->ingress[nr];
+	if (file == SF_INGRESS_NS)
+		lat.base_ns = val;
+	else
+		lat.ps_per_byte = val;
+	if (spx_ingress_check(&lat))
+		return -ERANGE;
+	if (file == SF_INGRESS_NS)
+		WRITE_ONCE(sp->ingress[nr].base_ns, val);
+	else
+		WRITE_ONCE(sp->ingress[nr].ps_per_byte, val);
+	return count;
+}
+
+/* ------------------------------------------------------------------ */
 /* Card side                                                            */
 /* ------------------------------------------------------------------ */
 

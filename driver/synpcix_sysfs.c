@@ -284,6 +284,12 @@ static umode_t synpcix_slot_visible(struct kobject *kobj, struct attribute *attr
 		__ATTR(name, 0444, synpcix_slot_file_show, NULL),	\
 		(void *)(((n) << 8) | (f))				\
 	}
+#define SLOT_INGRESS(n, name, f)					\
+	static struct dev_ext_attribute slot##n##_##name = {		\
+		__ATTR(name, 0644, synpcix_slot_ingress_show,		\
+		       synpcix_slot_ingress_store),			\
+		(void *)(((n) << 8) | (f))				\
+	}
 #define SLOT_GROUP(n)							\
 	SLOT_FILE(n, enabled, SF_ENABLED);				\
 	SLOT_FILE(n, index, SF_INDEX);					\
@@ -296,6 +302,8 @@ static umode_t synpcix_slot_visible(struct kobject *kobj, struct attribute *attr
 	SLOT_FILE(n, cause_last, SF_CAUSE_LAST);			\
 	SLOT_FILE(n, last_data, SF_LAST_DATA);				\
 	SLOT_FILE(n, owner, SF_OWNER);					\
+	SLOT_INGRESS(n, ingress_latency_ns, SF_INGRESS_NS);		\
+	SLOT_INGRESS(n, ingress_latency_ps_per_byte, SF_INGRESS_PS_PER_BYTE); \
 	static struct attribute *slot##n##_attrs[] = {			\
 		&slot##n##_enabled.attr.attr,				\
 		&slot##n##_index.attr.attr,				\
@@ -308,6 +316,8 @@ static umode_t synpcix_slot_visible(struct kobject *kobj, struct attribute *attr
 		&slot##n##_cause_last.attr.attr,			\
 		&slot##n##_last_data.attr.attr,				\
 		&slot##n##_owner.attr.attr,				\
+		&slot##n##_ingress_latency_ns.attr.attr,		\
+		&slot##n##_ingress_latency_ps_per_byte.attr.attr,	\
 		NULL							\
 	};								\
 	static const struct attribute_group slot##n##_group = {	\

@@ -234,6 +234,122 @@ int spx_stamp_decode(u64 raw, u64 ref_ns, u64 latch_ns, struct spx_stamp *st)
 }
 
 /* ---------------------------------------------------------------- */
+/* Stamp refinement (pure; docs/driver.md, "Stamp refinement")       */
+/* ---------------------------------------------------------------- */
+
+/* -ERANGE for a model outside the limits of synpcix_slot.h. */
+int spx_ingress_check(const struct spx_ingress *lat)
+{
+	if (lat->base_ns < -SPX_INGRESS_BASE_MAX_NS ||
+	    lat->base_ns > SPX_INGRESS_BASE_MAX_NS ||
+	    lat->ps_per_byte < -SPX_INGRESS_PS_PER_BYTE_MAX ||
+	    lat->ps_per_byte > SPX_INGRESS_PS_PER_BYTE_MAX)
+		return -ERANGE;
+	return 0;
+}
+
+/*
+ * base + ps_per_byte * len, rounded to the nearest ns. Inputs are clamped
+ * to the limits (a descriptor length has 16 bits), so every product fits
+ * in 32 bits and no 64-bit division is needed on 32-bit kernels.
+ */
+s32 spx_ingress_ns(const struct spx_ingress *lat, u32 len)
+{
+	s32 base = lat->base_ns, ps = lat->ps_per_byte, prod;
+
+	if (base > SPX_INGRESS_BASE_MAX_NS)
+		base = SPX_INGRESS_BASE_MAX_NS;
+	if (base < -SPX_INGRESS_BASE_MAX_NS)
+		base = -SPX_INGRESS_BASE_MAX_NS;
+	if (ps > SPX_INGRESS_PS_PER_BYTE_MAX)
+		ps = SPX_INGRESS_PS_PER_BYTE_MAX;
+	if (ps < -SPX_INGRESS_PS_PER_BYTE_MAX)
+		ps = -SPX_INGRESS_PS_PER_BYTE_MAX;
+	if (len > 0xffffu)
+		len = 0xffffu;
+	prod = ps * (s32)len;		/* |prod| <= 32767 * 65535 < 2^31 */
+	return base + (prod >= 0 ? (prod + 500) / 1000 : (prod - 500) / 1000);
+}
+
+/*
+ * Time a frame of len descriptor bytes holds the link: frame (at least
+ * the 64-byte minimum, FCS added when the descriptor length lacks it),
+ * preamble + SFD and inter-frame gap, 8 bits each, at link_mbps. Rounded
+ * down, so it stays a lower bound; 0 when the speed is unknown. A frame
+ * the NIC shortened (VLAN tag stripped) is counted short: still a bound.
+ */
+u32 spx_wire_ns(u32 len, u32 link_mbps, bool len_has_fcs)
+{
+	u32 bytes;
+
+	if (!link_mbps)
+		return 0;
+	if (len > 0xffffu)
+		len = 0xffffu;
+	bytes = len + (len_has_fcs ? 0 : SPX_ETH_FCS);
+	if (bytes < SPX_ETH_MIN_FRAME)
+		bytes = SPX_ETH_MIN_FRAME;
+	bytes += SPX_ETH_PREAMBLE + SPX_ETH_IFG;
+	return bytes * 8000u / link_mbps;	/* < 2^32: bytes <= 65559 */
+}
+
+/* At ring start and on every link change (speed, or down and up). */
+void spx_rx_chain_init(struct spx_rx_chain *c, u32 link_mbps, bool len_has_fcs)
+{
+	c->prev_ns = 0;
+	c->valid = false;
+	c->link_mbps = link_mbps;
+	c->len_has_fcs = len_has_fcs;
+}
+
+/*
+ * The time to hand to the socket for one stamped ring entry, called for
+ * every stamped entry in ring order (dropped or bad frames included: they
+ * were on the wire too).
+ *
+ * 1. Exact stamp (the latch of this frame's own MSI): the ingress latency
+ *    for its length is taken off, which estimates the frame's arrival.
+ * 2. Batched stamp (the latch of an earlier frame's MSI, the first entry
+ *    of the same capture): the entry cannot have arrived before the
+ *    previous entry plus its own wire time, so t = max(card time,
+ *    prev + wire). The bound is exact when the link ran back to back
+ *    (line rate) and a lower bound otherwise. The card time is kept when
+ *    it is later: it lies at or before the entry's own completion
+ *    (registers.md), so it errs late by at most this entry's NIC path,
+ *    and subtracting the earlier frame's ingress latency from it would
+ *    only move it further below the arrival. A bound more than
+ *    SPX_CHAIN_MAX_LEAD_NS ahead of the card's time is a stale chain
+ *    and is not used. *bounded (may be NULL) says whether the bound won.
+ *
+ * Saturates at 0 and at the largest time instead of wrapping.
+ */
+u64 spx_stamp_refine(struct spx_rx_chain *c, const struct spx_stamp *st, u32 len,
+		     const struct spx_ingress *lat, bool *bounded)
+{
+	s32 in = lat && !st->batched ? spx_ingress_ns(lat, len) : 0;
+	u64 t = st->ns, wire, b;
+	bool won = false;
+
+	if (in >= 0)
+		t = t >= (u64)in ? t - (u64)in : 0;
+	else
+		t = t <= SPX_U64_MAX - (u64)-(s64)in ? t + (u64)-(s64)in : SPX_U64_MAX;
+	if (st->batched && c->valid && c->link_mbps) {
+		wire = spx_wire_ns(len, c->link_mbps, c->len_has_fcs);
+		b = c->prev_ns <= SPX_U64_MAX - wire ? c->prev_ns + wire : SPX_U64_MAX;
+		if (b > t && b - t <= SPX_CHAIN_MAX_LEAD_NS) {
+			t = b;
+			won = true;
+		}
+	}
+	c->prev_ns = t;
+	c->valid = true;
+	if (bounded)
+		*bounded = won;
+	return t;
+}
+
+/* ---------------------------------------------------------------- */
 /* Slots                                                             */
 /* ---------------------------------------------------------------- */
 

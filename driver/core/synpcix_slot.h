@@ -91,6 +91,65 @@ struct spx_dma_status {
 	u32 last_requester;
 };
 
+/*
+ * Stamp refinement (docs/driver.md, "Stamp refinement"): what the driver
+ * hands to the socket is the card's stamp moved from "the NIC's MSI landed"
+ * to "the frame's last bit arrived", with two physical corrections.
+ *
+ * Ingress latency, per slot, taken off exact stamps: NIC last bit -> MSI
+ * latched at the card for a
+ * frame of len descriptor bytes, modelled as base_ns + ps_per_byte * len
+ * (the NIC stores the frame, DMAs it, writes the descriptor back, then
+ * sends its MSI: a constant plus a per-byte DMA time). Calibrated by the
+ * user against a reference (linuxptp's ingressLatency is the same idea);
+ * zero = uncorrected.
+ */
+struct spx_ingress {
+	s32 base_ns;		/* latency at len 0, ns */
+	s32 ps_per_byte;	/* per byte of descriptor length, ps */
+};
+
+/* Limits of the ingress model: a path longer than 1 ms or slower than
+ * 32 ns per byte is not a NIC on a bus, and the products stay in 32 bits. */
+#define SPX_INGRESS_BASE_MAX_NS 1000000
+#define SPX_INGRESS_PS_PER_BYTE_MAX 32767
+
+/*
+ * The link's physics for batched stamps: an entry cannot have arrived
+ * sooner than the previous entry of the same ring plus its own wire time.
+ * One per ring, owned by the caller (NAPI context: no lock). link_mbps 0
+ * (link down or speed unknown) turns the bound off.
+ */
+struct spx_rx_chain {
+	u64 prev_ns;		/* refined time of the previous stamped entry */
+	u32 link_mbps;		/* 10, 100, 1000, ...; 0: no bound */
+	bool len_has_fcs;	/* descriptor length includes the 4-byte FCS */
+	bool valid;		/* prev_ns holds a time */
+};
+
+/*
+ * A bound further ahead of the card's own (corrected) time than this is
+ * not physics but a stale chain (the clock was stepped back, the ring was
+ * restarted without a reset): the entry then takes the card's time and
+ * starts a new chain. The card stamps an entry within its capture's ring
+ * read, far below 1 ms even on a saturated 33 MHz bus
+ * (docs/stamping-results.md: doorbell -> card MSI <= 0.3 ms).
+ */
+#define SPX_CHAIN_MAX_LEAD_NS 1000000u
+
+/* Ethernet on the wire: preamble + SFD, inter-frame gap, FCS, minimum frame. */
+#define SPX_ETH_PREAMBLE 8u
+#define SPX_ETH_IFG 12u
+#define SPX_ETH_FCS 4u
+#define SPX_ETH_MIN_FRAME 64u
+
+int spx_ingress_check(const struct spx_ingress *lat);
+s32 spx_ingress_ns(const struct spx_ingress *lat, u32 len);
+u32 spx_wire_ns(u32 len, u32 link_mbps, bool len_has_fcs);
+void spx_rx_chain_init(struct spx_rx_chain *c, u32 link_mbps, bool len_has_fcs);
+u64 spx_stamp_refine(struct spx_rx_chain *c, const struct spx_stamp *st, u32 len,
+		     const struct spx_ingress *lat, bool *bounded);
+
 /* Called by spx_probe() after the chain walk; features_n_slots from id. */
 int spx_slot_probe(struct spx_hw *hw, unsigned int features_n_slots);
 

@@ -14,6 +14,8 @@
  *   synpcix_slot_set_ring(slot, &ring);        ring as the CARD sees it
  *   synpcix_slot_enable(slot);
  *   ... RX: synpcix_slot_stamp(slot, raw, &t, NULL, NULL) per descriptor
+ *       (the card's time), or synpcix_slot_stamp_rx(slot, raw, len, &chain,
+ *       &t, NULL) for the frame's arrival time (stamp refinement)
  *   synpcix_slot_disable(slot); synpcix_slot_put(slot);
  *
  * Lifetime: a held slot pins nothing but itself. When the card goes away
@@ -25,8 +27,9 @@
  * The holder's module links against synpcix, so synpcix.ko itself cannot
  * be unloaded while a holder module is loaded.
  *
- * Context: everything may sleep except synpcix_slot_stamp(), which is safe
- * in any context (NAPI, hard IRQ) and takes no lock.
+ * Context: everything may sleep except synpcix_slot_stamp() and
+ * synpcix_slot_stamp_rx(), which are safe in any context (NAPI, hard IRQ)
+ * and take no lock.
  */
 #ifndef SYNPCIX_SLOT_API_H
 #define SYNPCIX_SLOT_API_H
@@ -50,6 +53,27 @@ struct synpcix_ring {
 	u64 cause_addr;		/* bus address of that register */
 };
 
+/*
+ * Stamp refinement state of one RX ring (docs/driver.md, "Stamp
+ * refinement"): owned by the caller, used from its NAPI poll only, so no
+ * lock. Initialise at ring start and on every link change with the link's
+ * speed (0 = down/unknown: no wire-time bound) and whether the descriptor
+ * length includes the FCS (8254x: yes unless RCTL.SECRC).
+ */
+struct synpcix_rx_chain {
+	u64 prev_ns;
+	u32 link_mbps;
+	bool len_has_fcs;
+	bool valid;
+};
+
+static inline void synpcix_rx_chain_init(struct synpcix_rx_chain *c,
+					 u32 link_mbps, bool len_has_fcs)
+{
+	*c = (struct synpcix_rx_chain){ .link_mbps = link_mbps,
+					.len_has_fcs = len_has_fcs };
+}
+
 typedef void (*synpcix_revoke_fn)(struct synpcix_slot *slot, void *ctx);
 
 struct synpcix_slot *synpcix_slot_get(struct pci_dev *card, int nr,
@@ -71,5 +95,8 @@ int synpcix_slot_cause_acc(struct synpcix_slot *slot, u32 *acc);
 int synpcix_slot_phc_index(struct synpcix_slot *slot);
 int synpcix_slot_stamp(struct synpcix_slot *slot, u64 raw, ktime_t *t,
 		       u8 *seq, bool *batched);
+int synpcix_slot_stamp_rx(struct synpcix_slot *slot, u64 raw, u32 len,
+			  struct synpcix_rx_chain *chain, ktime_t *t,
+			  bool *batched);
 
 #endif /* SYNPCIX_SLOT_API_H */

@@ -11,7 +11,9 @@
  *    driver's slot API does;
  *  - the stamp driver: a per-clock model of the patched e1000's receive
  *    path, woken by the card's MSI after a modelled interrupt latency,
- *    taking every descriptor that has DD and a stamp;
+ *    taking every descriptor that has DD and a stamp, decoding and
+ *    refining its stamp with the driver core (spx_stamp_decode,
+ *    spx_stamp_refine: what the driver would hand to the socket);
  *  - stamp_rig_run: all of the above, msi_redirect's MSI address, traffic
  *    at a rate, with a bus monitor logging every transaction.
  *
@@ -32,6 +34,7 @@
 #include "nic_e1000.h"
 #include "card_agent.h"
 #include "pci_rng.h"
+#include "synpcix_slot.h"   /* driver core: stamp decoding and refinement */
 
 #define CARD_DEV 3
 #define NIC_DEV 5
@@ -104,6 +107,11 @@ struct stamp_rec {
 	bool batched;
 	uint32_t desc;
 	double isr_ns;         /* when the driver model took it (interrupt time) */
+	/* what the driver hands to the socket: card_ns refined by the driver
+	 * core (spx_stamp_refine: ingress latency, batched-stamp bound) */
+	uint64_t refined_ns;
+	double refined_true_ns;  /* refined_ns - off */
+	bool bounded;            /* the wire-time bound raised it */
 };
 
 /*
@@ -132,6 +140,12 @@ struct stamp_driver {
 	uint64_t wakeups, empty_wakeups;
 	double off;            /* card ns - true ns */
 	double now_ns;
+	/* stamp refinement, as the patched e1000 does it per RX ring: the
+	 * slot's ingress latency (sysfs) and the ring's chain */
+	struct spx_ingress ingress;
+	struct spx_rx_chain chain;
+	uint32_t link_mbps;    /* from the NIC's STATUS.SPEED at set-up */
+	uint64_t bounded;      /* stamps the wire-time bound raised */
 };
 
 double isr_latency_thesis(struct pci_rng *r);
@@ -148,6 +162,11 @@ struct stamp_run {
 	int settle;              /* msi_slots.settle; < 0: reset value */
 	uint32_t pkt_len;        /* bytes without FCS (60: 64-byte frames) */
 };
+
+/* The slot's ingress latency the driver model refines with, as a user
+ * sets it in sysfs (slotN/ingress_latency_ns, _ps_per_byte): per slot,
+ * not per run, like the driver's. Zero (the default): uncorrected. */
+extern struct spx_ingress rig_ingress;
 
 struct stamp_rig {
 	struct world w;

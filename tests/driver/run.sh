@@ -22,6 +22,10 @@ t_run build-core-user ${CC:-cc} $CFLAGS -fsanitize=address,undefined \
 t_run build-slot-user ${CC:-cc} $CFLAGS -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $INC $SRC "$TOP/tests/driver/test_slot.c" \
 	-o "$OUT/test_slot"
+# shellcheck disable=SC2086
+t_run build-refine-user ${CC:-cc} $CFLAGS -fsanitize=address,undefined \
+	-fno-sanitize-recover=all $INC $SRC "$TOP/tests/driver/test_refine.c" \
+	-o "$OUT/test_refine"
 # The core must also build on its own with no libc beyond the access layer:
 # -ffreestanding catches a stray <string.h>/<stdlib.h> call in driver/core.
 # shellcheck disable=SC2086
@@ -37,7 +41,7 @@ else
 	t_pass core-no-libc-calls
 fi
 
-for prog in test_core test_slot; do
+for prog in test_core test_slot test_refine; do
 	if [ -x "$OUT/$prog" ]; then
 		"$OUT/$prog" >"$SUITE_LOG_DIR/$prog.log" 2>&1
 		rc=$?
