@@ -441,9 +441,13 @@ static int msir_check_device(struct msir *r)
 /*
  * Request the slot's card IRQ for r, with r->seen at the slot's current
  * activity, before the device's message moves: from the first capture on,
- * the card's interrupt finds the handler.
+ * the card's interrupt finds the handler. A card without any interrupt
+ * (no MSI and no INTx pin, e.g. the kernel test's register image) cannot
+ * forward: an API caller is refused (its handler would never run), a
+ * sysfs attach goes ahead without forwarding and says so (for a consumer
+ * that polls the stamps).
  */
-static int msir_start_forwarding(struct msir *r)
+static int msir_start_forwarding(struct msir *r, bool required)
 {
 	struct pci_dev *pdev = r->pdev;
 	int irq, err;
@@ -455,10 +459,19 @@ static int msir_start_forwarding(struct msir *r)
 		return -EINVAL;
 	}
 	irq = synpcix_slot_irq(r->slot);
-	if (irq <= 0) {
+	if (irq == -ENODEV) {
+		pci_warn(pdev, "refused: the card's slot %u is gone\n", r->slot_nr);
+		return -ENODEV;
+	}
+	if (irq <= 0 && required) {
 		pci_warn(pdev, "refused: the card has no interrupt for slot %u (%d), the device's interrupts could not be forwarded\n",
 			 r->slot_nr, irq);
-		return irq == -ENODEV ? -ENODEV : -EOPNOTSUPP;
+		return -EOPNOTSUPP;
+	}
+	if (irq <= 0) {
+		pci_warn(pdev, "the card has no interrupt (%d): vector %u's interrupts are NOT forwarded while it is redirected, its handler will not run\n",
+			 irq, r->vector);
+		return 0;
 	}
 	err = synpcix_slot_irq_check(r->slot, &r->seen);
 	if (err < 0) {
@@ -521,7 +534,7 @@ static struct msir *msir_attach(struct pci_dev *pdev, unsigned int vector,
 		pci_warn(pdev, "refused: the card's slot %u is gone (%d)\n", r->slot_nr, err);
 		goto fail;
 	}
-	err = msir_start_forwarding(r);
+	err = msir_start_forwarding(r, !!slot);
 	if (err)
 		goto fail;
 
@@ -536,7 +549,7 @@ static struct msir *msir_attach(struct pci_dev *pdev, unsigned int vector,
 	if (list_is_singular(&msir_list))
 		schedule_delayed_work(&msir_watch_work,
 				      msecs_to_jiffies(MSIR_WATCH_MS));
-	pci_info(pdev, "vector %u (IRQ %d) redirected to SynPCI-X %s slot %u (doorbell %pa, bus %pad), forwarded from card IRQ %d\n",
+	pci_info(pdev, "vector %u (IRQ %d) redirected to SynPCI-X %s slot %u (doorbell %pa, bus %pad), forwarded from card IRQ %d (0: none)\n",
 		 vector, r->dev_irq, pci_name(r->card), r->slot_nr, &r->db_phys,
 		 &r->db_dma, r->card_irq);
 	return r;
@@ -628,7 +641,8 @@ static void msir_watch(struct work_struct *work)
  * gone, -EBUSY when the vector is redirected already, -EOPNOTSUPP when the
  * device has no MSI capability, the platform cannot let it write the
  * doorbell (IOMMU, interrupt window, 32-bit MSI above 4 GiB) or the card
- * has no interrupt to forward. The log says why. May sleep.
+ * has no interrupt to forward (the sysfs attach allows that one, with a
+ * warning). The log says why. May sleep.
  */
 struct msir *msi_redirect_slot(struct pci_dev *pdev, unsigned int vector,
 			       struct synpcix_slot *slot)
