@@ -21,9 +21,14 @@ IED=/sys/bus/pci/devices/$IE
 MSIR=/sys/kernel/msi_redirect
 PEER=10.0.3.2
 
-# sum of the per-CPU counts of the /proc/interrupts line whose name is $1
+# IRQ number of the /proc/interrupts line that has action name $1 (a shared
+# line lists its actions separated by ", ")
+irq_num() {
+	awk -v n="$1" '{ for (i = 2; i <= NF; i++) if ($i == n || $i == n ",") { sub(":", "", $1); print $1; exit } }' /proc/interrupts
+}
+# sum of the per-CPU counts of IRQ $1 (-1: no such line)
 irq_count() {
-	awk -v n="$1" '$NF == n { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s; f = 1 }
+	awk -v q="$1:" '$1 == q { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s; f = 1 }
 		END { if (!f) print -1 }' /proc/interrupts
 }
 # forwarded count of the redirect of $IE (0 when none)
@@ -31,6 +36,7 @@ fwd_count() {
 	sed -n "s/^$IE .* forwarded \([0-9]*\) .*/\1/p" $MSIR/redirects | head -n 1 | grep . || echo 0
 }
 captures() { cat $CD/slot0/captures 2>/dev/null || echo -1; }
+restored() { dmesg | grep -c "e1000e $IE: vector 0 restored"; }
 received() { sed -n 's/.* \([0-9]*\) packets received.*/\1/p' "$1"; }
 
 irq_e1000e_up() { # IntMode
@@ -44,6 +50,8 @@ irq_e1000e_up() { # IntMode
 	# MSI-X: "<if>-rx-0" is the RX vector (entry 0); MSI: one vector "<if>"
 	RXN=$IF2-rx-0
 	[ "$1" = 1 ] && RXN=$IF2
+	RXQ=$(irq_num "$RXN")
+	[ -n "$RXQ" ] || return 1
 	return 0
 }
 
@@ -58,15 +66,16 @@ irq_round() { # tag
 	check "irq-$t-ping-direct" ping -c 3 -W 5 $PEER
 	check "irq-$t-attach" sh -c "echo '$IE 0 0' >$MSIR/attach"
 	check "irq-$t-redirect-listed" grep -q "^$IE 0 slot 0 .* sysfs\$" $MSIR/redirects
+	check "irq-$t-card-irq-shared" sh -c "grep '^ *$KQ:' /proc/interrupts | grep -q 'synpcix, msi_redirect $IE v0'"
 	note "$t redirect: $(cat $MSIR/redirects)"
 	c0=$(captures)
-	d0=$(irq_count "$RXN")
-	k0=$(irq_count synpcix)
+	d0=$(irq_count "$RXQ")
+	k0=$(irq_count "$KQ")
 	f0=$(fwd_count)
 	ping -c 20 -i 0.2 -W 5 $PEER >/tmp/ping.txt 2>&1
 	c1=$(captures)
-	d1=$(irq_count "$RXN")
-	k1=$(irq_count synpcix)
+	d1=$(irq_count "$RXQ")
+	k1=$(irq_count "$KQ")
 	f1=$(fwd_count)
 	note "$t via card: $(received /tmp/ping.txt)/20 replies, slot0 captures $c0 -> $c1, card IRQ $k0 -> $k1, $RXN IRQ $d0 -> $d1, forwarded $f0 -> $f1"
 	check "irq-$t-traffic-flows-through-card" test "$(received /tmp/ping.txt)" -ge 18
@@ -76,14 +85,15 @@ irq_round() { # tag
 	# the vector's only source is the forward: one handler run per forward
 	check "irq-$t-device-irq-once-per-forward" test $((d1 - d0)) -eq $((f1 - f0))
 	check "irq-$t-forwards-not-more-than-card-irqs" test $((f1 - f0)) -le $((k1 - k0))
+	r0=$(restored)
 	check "irq-$t-detach" sh -c "echo '$IE 0' >$MSIR/detach"
 	check "irq-$t-redirects-empty" sh -c "test -z \"\$(cat $MSIR/redirects)\""
-	check "irq-$t-restored-logged" sh -c "dmesg | grep -q 'e1000e $IE: vector 0 restored'"
+	check "irq-$t-restored-logged" test "$(restored)" -eq $((r0 + 1))
 	c0=$(captures)
-	d0=$(irq_count "$RXN")
+	d0=$(irq_count "$RXQ")
 	ping -c 10 -i 0.2 -W 5 $PEER >/tmp/ping.txt 2>&1
 	c1=$(captures)
-	d1=$(irq_count "$RXN")
+	d1=$(irq_count "$RXQ")
 	note "$t direct again: $(received /tmp/ping.txt)/10 replies, slot0 captures $c0 -> $c1, $RXN IRQ $d0 -> $d1"
 	check "irq-$t-direct-after-detach" test "$(received /tmp/ping.txt)" -ge 9
 	check "irq-$t-card-quiet-after-detach" test "$c1" -eq "$c0"
@@ -94,7 +104,8 @@ irq_round() { # tag
 echo $CARD >/sys/bus/pci/drivers/synpcix/bind 2>/dev/null
 sleep 1
 check irq-card-bound test -e /sys/bus/pci/drivers/synpcix/$CARD
-check irq-card-irq-requested test "$(irq_count synpcix)" -ge 0
+KQ=$(irq_num synpcix)
+check irq-card-irq-requested test -n "$KQ"
 note "card: $(cat $CD/irq_vectors 2>/dev/null), $(grep synpcix /proc/interrupts | tr -s ' ')"
 check irq-msi-redirect-loads insmod $M/msi_redirect.ko
 if irq_e1000e_up 2; then
@@ -110,13 +121,15 @@ if irq_e1000e_up 2; then
 	sleep 3
 	c0=$(captures)
 	check irq-card-busy-before-removal test "$c0" -gt 0
+	r0=$(restored)
 	echo 1 >$CD/remove
 	check irq-card-removed test ! -e $CD
 	check irq-redirect-restored-on-removal sh -c "test -z \"\$(cat $MSIR/redirects)\""
-	check irq-removal-revoked-logged sh -c "dmesg | grep -q 'e1000e $IE: vector 0 restored'"
-	d0=$(irq_count "$RXN")
+	check irq-removal-restore-logged test "$(restored)" -eq $((r0 + 1))
+	dmesg | grep "e1000e $IE: vector 0 restored" | tail -n 1 | while read -r l; do note "$l"; done
+	d0=$(irq_count "$RXQ")
 	wait $pp
-	d1=$(irq_count "$RXN")
+	d1=$(irq_count "$RXQ")
 	note "card removed during traffic: $(received /tmp/ping-rm.txt)/40 replies, $RXN IRQ after removal $d0 -> $d1"
 	check irq-traffic-survives-removal test "$(received /tmp/ping-rm.txt)" -ge 36
 	check irq-own-irq-after-removal test $((d1 - d0)) -ge 10
@@ -124,13 +137,16 @@ if irq_e1000e_up 2; then
 	echo 1 >/sys/bus/pci/rescan
 	sleep 2
 	check irq-card-back-after-rescan test -e /sys/bus/pci/drivers/synpcix/$CARD
+	KQ=$(irq_num synpcix)	# a new MSI vector after the rescan
 
 	# --- msi_redirect unloaded with a redirect active, traffic running
 	check irq-attach-before-unload sh -c "echo '$IE 0 0' >$MSIR/attach"
 	ping -c 20 -i 0.2 -W 5 $PEER >/tmp/ping-ul.txt 2>&1 &
 	pp=$!
 	sleep 2
+	r0=$(restored)
 	check irq-msi-redirect-unloads rmmod msi_redirect
+	check irq-unload-restore-logged test "$(restored)" -eq $((r0 + 1))
 	wait $pp
 	note "msi_redirect unloaded during traffic: $(received /tmp/ping-ul.txt)/20 replies"
 	check irq-traffic-survives-unload test "$(received /tmp/ping-ul.txt)" -ge 18
