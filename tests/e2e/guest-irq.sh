@@ -7,8 +7,8 @@
 # e1000e from Debian's kernel, unmodified) at 00:05.0 on its own slirp
 # network 10.0.3.0/24, run by tests/e2e/run.sh.
 #
-# For MSI-X (the RX vector, entry 0) and plain MSI (IntMode=1): redirect
-# the vector to card slot 0 through sysfs, send traffic, and check that the
+# For MSI-X (the RX vector, entry 0): redirect the vector to card slot 0
+# through sysfs, send traffic, and check that the
 # device's interrupts arrive through the card: the slot's capture count and
 # the card's IRQ count rise, the device's RX IRQ count rises by exactly the
 # number of interrupts msi_redirect forwarded, traffic flows; after detach
@@ -156,16 +156,11 @@ else
 	nok irq-e1000e-msix-up "no netdev for $IE"
 fi
 
-# --- plain MSI (message in config space)
-check irq-msi-redirect-reloads insmod $M/msi_redirect.ko
-if irq_e1000e_up 1; then
-	ok irq-e1000e-msi-up
-	check irq-e1000e-msi-enabled test -n "$(ls $IED/msi_irqs 2>/dev/null)"
-	irq_round msi
-	irq_e1000e_down
-else
-	nok irq-e1000e-msi-up "no netdev for $IE"
-fi
-check irq-msi-redirect-unloads-idle rmmod msi_redirect
+# Plain MSI is not run here: e1000e's open tests MSI delivery and under
+# QEMU falls back to INTx (tests/kernel notes the same), and the e1000
+# driver uses INTx only. The MSI message path (config space) is covered by
+# tests/kernel; the forward does not depend on MSI vs MSI-X.
 check irq-dmesg-clean dmesg_clean
+# leave what guest-init.sh expects: synpcix loaded, card unbound, no holder
+grep -q '^msi_redirect ' /proc/modules && rmmod msi_redirect
 echo $CARD >/sys/bus/pci/drivers/synpcix/unbind 2>/dev/null
