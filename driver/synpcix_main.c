@@ -29,6 +29,14 @@ static int reg_bar = SYNPCIX_PCI_REG_BAR;
 module_param(reg_bar, int, 0444);
 MODULE_PARM_DESC(reg_bar, "BAR of the register window (default 0)");
 
+/*
+ * INTx even where MSI works: for tests of the shared-line path (the e2e
+ * guest) and for platforms whose MSI is broken.
+ */
+static bool force_intx;
+module_param(force_intx, bool, 0444);
+MODULE_PARM_DESC(force_intx, "use INTx, not MSI (default no)");
+
 static const struct pci_device_id synpcix_ids[] = {
 	{ PCI_DEVICE(SYNPCIX_PCI_VENDOR_ID, SYNPCIX_PCI_DEVICE_ID) },
 	{ }
@@ -160,13 +168,14 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		dev_warn(dev, "no usable DMA mask (%d): rings must be below 4 GiB\n", err);
 	nvec = -ENOSPC;
-	if (sp->hw.n_slots > 1) {
+	if (sp->hw.n_slots > 1 && !force_intx) {
 		int want = roundup_pow_of_two(sp->hw.n_slots);
 
 		nvec = pci_alloc_irq_vectors(pdev, want, want, PCI_IRQ_MSI);
 	}
 	if (nvec < 0)
-		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_INTX);
+		nvec = pci_alloc_irq_vectors(pdev, 1, 1, force_intx ? PCI_IRQ_INTX :
+					     PCI_IRQ_MSI | PCI_IRQ_INTX);
 	if (nvec < 0) {
 		dev_warn(dev, "no interrupt vector (%d): inputs are polled\n", nvec);
 		sp->irq_kind = "none";

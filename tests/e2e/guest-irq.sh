@@ -12,7 +12,8 @@
 # device's interrupts arrive through the card: the slot's capture count and
 # the card's IRQ count rise, the device's RX IRQ count rises by exactly the
 # number of interrupts msi_redirect forwarded, traffic flows; after detach
-# the device interrupts on its own again and the card sees nothing. Then
+# the device interrupts on its own again and the card sees nothing; the
+# same with the card on INTx (force_intx=1) after the removal tests. Then
 # the card is removed while traffic runs (PCI hot removal from the guest:
 # the kernel path a device_del takes, see docs/simulation.md), and
 # msi_redirect is unloaded while a redirect is active.
@@ -151,6 +152,28 @@ if irq_e1000e_up 2; then
 	note "msi_redirect unloaded during traffic: $(received /tmp/ping-ul.txt)/20 replies"
 	check irq-traffic-survives-unload test "$(received /tmp/ping-ul.txt)" -ge 18
 	check irq-ping-after-unload ping -c 3 -W 5 $PEER
+
+	# --- the card on INTx (synpcix force_intx=1): a level line that the
+	# card holds until synpcix's handler acknowledges it (irq.mask write)
+	echo $CARD >/sys/bus/pci/drivers/synpcix/unbind
+	rmmod synpcix
+	check irq-intx-synpcix-loads insmod $M/synpcix.ko force_intx=1
+	sleep 1
+	check irq-intx-card-bound test -e /sys/bus/pci/drivers/synpcix/$CARD
+	check irq-intx-kind grep -q 'INTx' $CD/irq_vectors
+	KQ=$(irq_num synpcix)
+	note "card on INTx: $(grep "^ *$KQ:" /proc/interrupts | tr -s ' ')"
+	check irq-intx-msi-redirect-loads insmod $M/msi_redirect.ko
+	irq_round intx
+	check irq-intx-msi-redirect-unloads rmmod msi_redirect
+	# the line is quiet again: no interrupt storm from an unacknowledged card
+	k0=$(irq_count "$KQ")
+	sleep 2
+	k1=$(irq_count "$KQ")
+	check irq-intx-line-quiet test $((k1 - k0)) -lt 5
+	echo $CARD >/sys/bus/pci/drivers/synpcix/unbind
+	rmmod synpcix
+	insmod $M/synpcix.ko
 	irq_e1000e_down
 else
 	nok irq-e1000e-msix-up "no netdev for $IE"
