@@ -92,13 +92,32 @@ static irqreturn_t synpcix_irq(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/*
+ * INTx, after the handlers are freed (devm order): release a line the card
+ * may still hold from a last raise, so that no other device's handler on a
+ * shared line is left with an interrupt nobody acknowledges.
+ */
+static void synpcix_intx_release(void *data)
+{
+	struct synpcix *sp = data;
+	u32 raised;
+
+	if (pci_device_is_present(sp->pdev))
+		spx_irq_ack(&sp->hw, &raised);
+}
+
 static int synpcix_request_irqs(struct synpcix *sp)
 {
 	struct device *dev = &sp->pdev->dev;
 	int i, err;
 
-	if (sp->intx && spx_irq_ack(&sp->hw, &sp->irq_raised_seen))
-		dev_warn(dev, "INTx without an irq block: the line cannot be acknowledged\n");
+	if (sp->intx) {
+		if (spx_irq_ack(&sp->hw, &sp->irq_raised_seen))
+			dev_warn(dev, "INTx without an irq block: the line cannot be acknowledged\n");
+		err = devm_add_action_or_reset(dev, synpcix_intx_release, sp);
+		if (err)
+			return err;
+	}
 	for (i = 0; i < sp->nvec; i++) {
 		int irq = pci_irq_vector(sp->pdev, i);
 
