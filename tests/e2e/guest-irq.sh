@@ -117,11 +117,11 @@ if irq_e1000e_up 2; then
 
 	# --- the card goes away while traffic runs
 	check irq-reattach sh -c "echo '$IE 0 0' >$MSIR/attach"
+	c0=$(captures)
 	ping -c 40 -i 0.2 -W 5 $PEER >/tmp/ping-rm.txt 2>&1 &
 	pp=$!
 	sleep 3
-	c0=$(captures)
-	check irq-card-busy-before-removal test "$c0" -gt 0
+	check irq-card-busy-before-removal test "$(captures)" -gt "$c0"
 	r0=$(restored)
 	echo 1 >$CD/remove
 	check irq-card-removed test ! -e $CD
