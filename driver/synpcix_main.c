@@ -67,7 +67,7 @@ static void __iomem *synpcix_map_bar(struct pci_dev *pdev, int bar)
  *
  * INTx: a level line, possibly shared with other devices. The card keeps
  * it asserted from a raise until a write to irq.mask (the acknowledge,
- * docs/driver.md "Interrupts"); spx_irq_ack() writes the mask back as it
+ * docs/driver.md "Interrupt path"); spx_irq_ack() writes the mask back as it
  * is and then reads irq.raised: unchanged means the line was not ours.
  * Acknowledging before the holders look at their slots (they run after
  * this handler) loses no raise: one after the acknowledge asserts the line

@@ -494,7 +494,7 @@ int spx_irq_raised(struct spx_hw *hw, u32 *raised)
 /*
  * Acknowledge the card's INTx and say whether the card raised since the
  * last call: the shared-line handler's check. Writing irq.mask (with its
- * own value) is the acknowledge (docs/driver.md, "Interrupts"); it comes
+ * own value) is the acknowledge (docs/driver.md, "Interrupt path"); it comes
  * before the read of irq.raised, so a raise after the read asserts the line
  * again and is not lost, and a raise before it is in the count.
  */
