@@ -101,6 +101,57 @@ irq_round() { # tag
 	check "irq-$t-own-irq-after-detach" test $((d1 - d0)) -ge 9
 }
 
+# The second boot of tests/e2e/run.sh (IRQ_HOTPLUG=1): the card sits
+# behind a hot-plug capable PCIe root port at $CARD, and the host sends a
+# real QEMU `device_del card` on its monitor when this guest says
+# "# device_del now" on the result port, while traffic runs through it.
+irq_hotplug() {
+	insmod $M/synpcix.ko
+	sleep 1
+	check hp-card-bound test -e /sys/bus/pci/drivers/synpcix/$CARD
+	KQ=$(irq_num synpcix)
+	check hp-msi-redirect-loads insmod $M/msi_redirect.ko
+	if ! irq_e1000e_up 2; then
+		nok hp-e1000e-msix-up "no netdev for $IE"
+		return
+	fi
+	check hp-ping-direct ping -c 3 -W 5 $PEER
+	check hp-attach sh -c "echo '$IE 0 0' >$MSIR/attach"
+	c0=$(captures)
+	f0=$(fwd_count)
+	ping -c 60 -i 0.2 -W 5 $PEER >/tmp/ping-hp.txt 2>&1 &
+	pp=$!
+	sleep 3
+	check hp-traffic-through-card-before test "$(captures)" -gt "$c0" -a "$(fwd_count)" -gt "$f0"
+	r0=$(restored)
+	d0=$(irq_count "$RXQ")
+	note "device_del now"
+	i=0
+	while [ -e $CD ] && [ $i -lt 60 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	check hp-card-gone-after-device_del test ! -e $CD
+	note "card gone $((i / 2)) s after the request (guest time)"
+	check hp-redirect-restored sh -c "test -z \"\$(cat $MSIR/redirects)\""
+	check hp-restore-logged test "$(restored)" -eq $((r0 + 1))
+	dmesg | grep -E "synpcix $CARD: slot|e1000e $IE: vector 0" | tail -n 3 | while read -r l; do note "$l"; done
+	wait $pp
+	d1=$(irq_count "$RXQ")
+	note "device_del during traffic: $(received /tmp/ping-hp.txt)/60 replies, $RXN IRQ $d0 -> $d1 from the request on"
+	check hp-traffic-survives-device_del test "$(received /tmp/ping-hp.txt)" -ge 54
+	check hp-own-irq-after-device_del test $((d1 - d0)) -ge 20
+	check hp-ping-after-device_del ping -c 3 -W 5 $PEER
+	check hp-msi-redirect-unloads rmmod msi_redirect
+	check hp-synpcix-unloads rmmod synpcix
+	irq_e1000e_down
+	check hp-dmesg-clean dmesg_clean
+}
+if [ -n "$IRQ_HOTPLUG" ]; then
+	irq_hotplug
+	return 0
+fi
+
 # --- setup: the card bound, msi_redirect, the e1000e (MSI-X)
 echo $CARD >/sys/bus/pci/drivers/synpcix/bind 2>/dev/null
 sleep 1
