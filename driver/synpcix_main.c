@@ -3,8 +3,9 @@
  * SynPCI-X PCI driver: probe and remove.
  *
  * Every resource is managed (pcim_*, devm_*), so each error path and
- * removal unwinds in reverse order without code here: PHC unregistered,
- * vectors freed, BAR unmapped, device disabled.
+ * removal unwinds in reverse order without code here: slots revoked, PHC
+ * unregistered, IRQ handlers freed, vectors freed, BAR unmapped, device
+ * disabled.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -28,6 +29,14 @@ static int reg_bar = SYNPCIX_PCI_REG_BAR;
 module_param(reg_bar, int, 0444);
 MODULE_PARM_DESC(reg_bar, "BAR of the register window (default 0)");
 
+/*
+ * INTx even where MSI works: for tests of the shared-line path (the e2e
+ * guest) and for platforms whose MSI is broken.
+ */
+static bool force_intx;
+module_param(force_intx, bool, 0444);
+MODULE_PARM_DESC(force_intx, "use INTx, not MSI (default no)");
+
 static const struct pci_device_id synpcix_ids[] = {
 	{ PCI_DEVICE(SYNPCIX_PCI_VENDOR_ID, SYNPCIX_PCI_DEVICE_ID) },
 	{ }
@@ -43,6 +52,84 @@ static void __iomem *synpcix_map_bar(struct pci_dev *pdev, int bar)
 
 	return err ? IOMEM_ERR_PTR(err) : pcim_iomap_table(pdev)[bar];
 #endif
+}
+
+/*
+ * The card's own interrupt handler, first on its IRQ (requested in probe,
+ * before any slot holder can request the same IRQ).
+ *
+ * MSI: the vector is the card's alone, so every interrupt on it is the
+ * card's and handled. Slot holders (msi_redirect) share it and return
+ * IRQ_NONE when the raise was not their slot's; without this handler a
+ * vector whose holders all said no (activity already reported, no holder
+ * at all) would count as unhandled and the spurious-interrupt detector
+ * would eventually disable it for everyone.
+ *
+ * INTx: a level line, possibly shared with other devices. The card keeps
+ * it asserted from a raise until a write to irq.mask (the acknowledge,
+ * docs/driver.md "Interrupt path"); spx_irq_ack() writes the mask back as it
+ * is and then reads irq.raised: unchanged means the line was not ours.
+ * Acknowledging before the holders look at their slots (they run after
+ * this handler) loses no raise: one after the acknowledge asserts the line
+ * again.
+ *
+ * EXTTS (PPS and event inputs) stays polled by the PTP aux worker: the
+ * gateware raises interrupts only for MSI slots (card_irq has one request
+ * per slot, none for the event FIFO).
+ */
+static irqreturn_t synpcix_irq(int irq, void *data)
+{
+	struct synpcix *sp = data;
+	u32 raised;
+
+	if (!sp->intx)
+		return IRQ_HANDLED;
+	if (spx_irq_ack(&sp->hw, &raised))
+		return IRQ_NONE;	/* no irq block, or the card is gone */
+	if (raised == sp->irq_raised_seen)
+		return IRQ_NONE;
+	sp->irq_raised_seen = raised;
+	return IRQ_HANDLED;
+}
+
+/*
+ * INTx, after the handlers are freed (devm order): release a line the card
+ * may still hold from a last raise, so that no other device's handler on a
+ * shared line is left with an interrupt nobody acknowledges.
+ */
+static void synpcix_intx_release(void *data)
+{
+	struct synpcix *sp = data;
+	u32 raised;
+
+	if (pci_device_is_present(sp->pdev))
+		spx_irq_ack(&sp->hw, &raised);
+}
+
+static int synpcix_request_irqs(struct synpcix *sp)
+{
+	struct device *dev = &sp->pdev->dev;
+	int i, err;
+
+	if (sp->intx) {
+		if (spx_irq_ack(&sp->hw, &sp->irq_raised_seen))
+			dev_warn(dev, "INTx without an irq block: the line cannot be acknowledged\n");
+		err = devm_add_action_or_reset(dev, synpcix_intx_release, sp);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < sp->nvec; i++) {
+		int irq = pci_irq_vector(sp->pdev, i);
+
+		if (irq < 0)
+			return dev_err_probe(dev, irq, "no IRQ for vector %d\n", i);
+		/* shared: slot holders hang their handlers on it */
+		err = devm_request_irq(dev, irq, synpcix_irq, IRQF_SHARED,
+				       KBUILD_MODNAME, sp);
+		if (err)
+			return dev_err_probe(dev, err, "cannot request IRQ %d\n", irq);
+	}
+	return 0;
 }
 
 static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -100,13 +187,14 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		dev_warn(dev, "no usable DMA mask (%d): rings must be below 4 GiB\n", err);
 	nvec = -ENOSPC;
-	if (sp->hw.n_slots > 1) {
+	if (sp->hw.n_slots > 1 && !force_intx) {
 		int want = roundup_pow_of_two(sp->hw.n_slots);
 
 		nvec = pci_alloc_irq_vectors(pdev, want, want, PCI_IRQ_MSI);
 	}
 	if (nvec < 0)
-		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_INTX);
+		nvec = pci_alloc_irq_vectors(pdev, 1, 1, force_intx ? PCI_IRQ_INTX :
+					     PCI_IRQ_MSI | PCI_IRQ_INTX);
 	if (nvec < 0) {
 		dev_warn(dev, "no interrupt vector (%d): inputs are polled\n", nvec);
 		sp->irq_kind = "none";
@@ -114,8 +202,13 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	} else {
 		sp->irq_kind = pdev->msi_enabled ? "MSI" : "INTx";
 		sp->nvec = nvec;
+		sp->intx = !pdev->msi_enabled;
 	}
 	sp->regs_phys = pci_resource_start(pdev, bar);
+	/* after the vectors, so devm frees the handlers before them */
+	err = synpcix_request_irqs(sp);
+	if (err)
+		return err;
 
 	pci_set_drvdata(pdev, sp);
 	err = synpcix_ptp_register(sp);

@@ -611,6 +611,30 @@ static void test_counters(void)
 	CHECK(spx_irq_raised(&hw, &v) == 0 && v == 4242, "raised");
 	end();
 
+	begin("irq/ack-writes-mask-back-then-counts");
+	c.img[SYNPCIX_IRQ_MASK / 4] = 0x6;
+	snap = c;
+	CHECK(spx_irq_ack(&hw, &v) == 0 && v == 4242, "raised %u", v);
+	CHECK(c.writes == snap.writes + 1 && c.img[SYNPCIX_IRQ_MASK / 4] == 0x6,
+	      "one write, mask unchanged 0x%x", c.img[SYNPCIX_IRQ_MASK / 4]);
+	c.dead = true;
+	CHECK(spx_irq_ack(&hw, &v) == -ENODEV, "card gone");
+	c.dead = false;
+	end();
+
+	begin("slot/activity-is-captures-plus-overflow");
+	c.bank[1][W(CAPTURES)] = 0xfffffff0;
+	c.bank[1][W(OVERFLOW)] = 0x20;
+	c.bank[2][W(CAPTURES)] = 7;
+	c.bank[2][W(OVERFLOW)] = 0;
+	CHECK(spx_slot_activity(&hw, 1, &v) == 0 && v == 0x10, "slot 1 wraps: 0x%x", v);
+	CHECK(spx_slot_activity(&hw, 2, &v) == 0 && v == 7, "slot 2: %u", v);
+	CHECK(spx_slot_activity(&hw, 4, &v) == -EINVAL, "slot 4");
+	c.dead = true;
+	CHECK(spx_slot_activity(&hw, 2, &v) == -ENODEV, "card gone");
+	c.dead = false;
+	end();
+
 	begin("dma/status");
 	c.img[SYNPCIX_DMA_ERRORS / 4] = 3;
 	c.img[SYNPCIX_DMA_LAST_ERROR / 4] =

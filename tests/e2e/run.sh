@@ -44,7 +44,12 @@ R="$OUT/initramfs"
 sed -e "s/^CYCLES=.*/CYCLES=$CYCLES/" -e "s/^SCALE=.*/SCALE=$SCALE/" \
 	"$TOP/tests/e2e/guest-init.sh" | guest_root "$R" -
 t_run guest-modules guest_module "$R" "$KMOD/synpcix/synpcix.ko" \
-	drivers/net/ethernet/intel/e1000/e1000.ko
+	"$KMOD/msi_redirect/msi_redirect.ko" \
+	drivers/net/ethernet/intel/e1000/e1000.ko \
+	drivers/net/ethernet/intel/e1000e/e1000e.ko
+# guest-init.sh sources the per-topic files tests/e2e/guest-*.sh from /lib
+t_run guest-scripts sh -c "for f in '$TOP'/tests/e2e/guest-*.sh; do \
+	[ \"\$f\" = '$TOP/tests/e2e/guest-init.sh' ] || cp \"\$f\" '$R/lib/' || exit 1; done"
 t_run guest-tools sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	'$TOP/tests/kernel/ptpio.c' -o '$R/bin/ptpio' && \
 	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
@@ -59,6 +64,7 @@ t_run initramfs guest_pack "$R" "$OUT/initramfs.gz"
 guest_boot "$OUT" "$TIMEOUT" "$QEMU" "slub_debug=FZPU" \
 	-L /usr/share/qemu -L /usr/share/seabios -icount "$ICOUNT" -smp 1 \
 	-netdev user,id=n0 -device e1000,netdev=n0,addr=03.0,romfile= \
+	-netdev user,id=n1,net=10.0.3.0/24 -device e1000e,netdev=n1,addr=05.0,romfile= \
 	-device synpcix,addr=04.0,clock-scale="$SCALE"
 echo "note: clock-scale $SCALE, icount $ICOUNT, $CYCLES cycles"
 RES="$OUT/results.txt"
@@ -73,4 +79,46 @@ else
 	tail -n 5 "$OUT/qemu.log" | sed 's/^/    | /'
 fi
 [ "$RESULTS_N" -gt 0 ] || t_fail guest-ran-tests "no results from the guest"
+
+# --- second boot: a real `device_del` of the card while traffic runs
+# through it (tests/e2e/guest-irq.sh, irq_hotplug). The q35 root bus is not
+# hot-pluggable, so here the card sits behind a PCIe root port (01:00.0);
+# the monitor is a pair of FIFOs, and the host sends device_del when the
+# guest asks for it on the result port.
+OUT2="$OUT/hotplug"
+R2="$OUT2/initramfs"
+mkdir -p "$OUT2"
+printf '%s\n' '#!/bin/busybox sh' '. /lib/guest-init-lib.sh' 'M=/lib/modules' \
+	'CARD=0000:01:00.0' 'CD=/sys/bus/pci/devices/$CARD' 'IRQ_HOTPLUG=1' \
+	'. /lib/guest-irq.sh' 'echo done >&3' 'sync' 'poweroff -f' | guest_root "$R2" - &&
+	cp "$R/lib/modules/"*.ko "$R2/lib/modules/" && cp "$R/lib/guest-irq.sh" "$R2/lib/" &&
+	guest_pack "$R2" "$OUT2/initramfs.gz" || t_fail hotplug-initramfs "cannot build $R2"
+rm -f "$OUT2/mon.in" "$OUT2/mon.out"
+mkfifo "$OUT2/mon.in" "$OUT2/mon.out"
+: >"$OUT2/results.txt"
+(
+	i=0
+	while [ $i -lt $((TIMEOUT * 2)) ]; do
+		if grep -q '^# device_del now' "$OUT2/results.txt" 2>/dev/null; then
+			echo "device_del card" >"$OUT2/mon.in"
+			break
+		fi
+		sleep 0.5
+		i=$((i + 1))
+	done
+) &
+WATCH=$!
+cat "$OUT2/mon.out" >"$OUT2/monitor.log" 2>/dev/null &
+MONCAT=$!
+guest_boot "$OUT2" "$TIMEOUT" "$QEMU" "" \
+	-L /usr/share/qemu -L /usr/share/seabios -icount "$ICOUNT" -smp 1 \
+	-netdev user,id=n1,net=10.0.3.0/24 -device e1000e,netdev=n1,addr=05.0,romfile= \
+	-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,addr=06.0 \
+	-device synpcix,id=card,bus=rp1,clock-scale="$SCALE" \
+	-monitor pipe:"$OUT2/mon"
+kill "$WATCH" "$MONCAT" 2>/dev/null
+cp "$OUT2/console.log" "$SUITE_LOG_DIR/hotplug-console.log" 2>/dev/null
+results_read "$OUT2/results.txt"
+grep -q '^done' "$OUT2/results.txt" && t_pass hotplug-guest-finished ||
+	t_fail hotplug-guest-finished "qemu exit $GUEST_RC, ${GUEST_SECS}s; console: ${SUITE_LOG_DIR#"$TOP"/}/hotplug-console.log"
 suite_end

@@ -86,6 +86,17 @@ expect_err redirect-vector-out-of-range "Invalid argument" "$E1000E 4096 0" $MSI
 expect_err detach-not-attached "No such file or directory" "$E1000E 0" $MSIR/detach
 expect_err detach-bad "Invalid argument" "nonsense" $MSIR/detach
 check redirects-empty sh -c "test -z \"\$(cat $MSIR/redirects)\""
+# the in-kernel API (msir_apitest.ko) without a card: refused, nothing kept
+apitest() { # card
+	if insmod $M/msir_apitest.ko dev=$E1000E nomsi=$E1000 card="$1"; then
+		dmesg | sed -n "s/.*msir_apitest: \(ok card$1-.*\|not ok card$1-.*\)/\1/p" >&3
+		dmesg | grep -q "msir_apitest: ok card$1-" || nok "apitest-card$1-ran" "no result lines"
+		rmmod msir_apitest
+	else
+		nok "apitest-card$1-loads" "insmod failed"
+	fi
+}
+apitest 0
 od -An -tx1 -v /sys/bus/pci/devices/$E1000E/config >/tmp/cfg.after
 check refused-redirect-left-device-untouched cmp /tmp/cfg.before /tmp/cfg.after
 check msi-redirect-unloads rmmod msi_redirect
@@ -266,6 +277,7 @@ od -An -tx1 -v $DB/config >/tmp/cfg_b.before
 INTX_A=$(cmd_intx_off $DA)
 wr $R_DOORBELLS 0
 check msi-redirect-loads-with-card insmod /lib/modules/msi_redirect.ko
+apitest 1	# the image has slots but no interrupt: the API refuses
 check redirect-attach sh -c "echo '$E1000E 0 0' >$MSIR/attach"
 check redirect-address-is-doorbell test "$(msi_msg $DA)" = "0 $DB0 $((0x5300))"
 check redirect-intx-off test "$(cmd_intx_off $DA)" = 1
