@@ -373,6 +373,15 @@ begin
         -- Verilator's zero start hid it
         cause_busy <= '0';
         cerr <= '0';
+        -- these four had no reset either: GHDL's RTL run read the 'U' of
+        -- rearm as "not set", its synthesis netlist as "set" (a second cause
+        -- read and ring read after the first pass), the hardware starts 0;
+        -- tb_capture_unit on the netlist differed from the RTL run by that
+        rearm <= '0';
+        mc <= (others => '0');
+        mc_run <= '0';
+        drawn <= '0';
+        settle <= (others => '0');
         fresh <= '0';
         ns <= (others => '0');
         en <= '0';
@@ -494,6 +503,10 @@ begin
               err <= '0';
               cause_ok <= '0';
               cerr <= '0';
+              -- per pass: cause_last is this pass's value, and cause_acc
+              -- must not get back bits the driver has cleared
+              cause_val <= (others => '0');
+              rearm <= '0';
               st <= S_RCA0;
             end if;
 
