@@ -64,6 +64,14 @@ architecture rtl of msi_capture is
     return std_logic_vector(b xor ('0' & b(b'high downto 1)));
   end function;
 
+  -- Gray write pointer wg a whole FIFO ahead of Gray read pointer rg: the
+  -- two top bits inverted, the rest equal (no Gray to binary chain and
+  -- subtraction in the 125 MHz domain)
+  function is_full (wg, rg : std_logic_vector(FIFO_LOG2 downto 0)) return boolean is
+  begin
+    return wg = (not rg(FIFO_LOG2 downto FIFO_LOG2 - 1)) & rg(FIFO_LOG2 - 2 downto 0);
+  end function;
+
   function from_gray (g : std_logic_vector(FIFO_LOG2 downto 0)) return ptr_t is
     variable b : ptr_t;
   begin
@@ -92,7 +100,7 @@ architecture rtl of msi_capture is
   signal wr_gray  : std_logic_vector(FIFO_LOG2 downto 0);
   signal rd_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
   signal we       : std_logic;
-  signal full     : boolean;
+  signal full     : boolean;   -- registered (see latch)
   signal det_slot, lost_pick : natural range 0 to 7;
   signal wa       : unsigned(FIFO_LOG2 - 1 downto 0);
   signal wd       : std_logic_vector(W - 1 downto 0);
@@ -151,14 +159,7 @@ begin
   wsel : process (all)
     variable s     : natural range 0 to 7;
     variable found : boolean;
-    variable full_c : boolean;
   begin
-    -- full: the write pointer a whole FIFO ahead of the read pointer, i.e.
-    -- in Gray code its two top bits inverted and the rest equal (no Gray to
-    -- binary chain and subtraction in this 125 MHz domain)
-    full_c := to_gray(wr_ptr) = (not rd_gray_s(FIFO_LOG2 downto FIFO_LOG2 - 1))
-                                & rd_gray_s(FIFO_LOG2 - 2 downto 0);
-    full <= full_c;
     s := to_integer(unsigned(b(18 downto 16)));
     det_slot <= s;
     we <= '0';
@@ -166,7 +167,7 @@ begin
     wd <= '1' & b(18 downto 16) & std_logic_vector(lost(s)) & b(15 downto 0)
           & std_logic_vector(time_ns(47 downto 0));
     if t_sync /= t_prev then
-      if not full_c then
+      if not full then
         we <= '1';
       end if;
     else
@@ -178,7 +179,7 @@ begin
           lost_pick <= i;
           wd <= '0' & std_logic_vector(to_unsigned(i, 3)) & std_logic_vector(lost(i))
                 & x"0000" & x"000000000000";
-          if not full_c then
+          if not full then
             we <= '1';
           end if;
         end if;
@@ -196,8 +197,19 @@ begin
         wr_gray <= (others => '0');
         lost <= (others => (others => '0'));
         lnz <= (others => '0');
+        full <= false;
       else
         t_prev <= t_sync;
+        -- full for the next clock, from the write pointer it will have and
+        -- the synchronised read pointer of this clock: one clock older than
+        -- the one it is used with, so it can only say full too early (one
+        -- entry's room for one clock), never too late. Registered, it takes
+        -- the compare off the path into the write enable and lost counters.
+        if we = '1' then
+          full <= is_full(to_gray(wr_ptr + 1), rd_gray_s);
+        else
+          full <= is_full(to_gray(wr_ptr), rd_gray_s);
+        end if;
         -- published the clock after the RAM write
         wr_gray <= to_gray(wr_ptr);
         if we = '1' then

@@ -170,6 +170,12 @@ architecture rtl of stamp_engine is
   signal r_wdata, r_rdata : std_logic_vector(31 downto 0);
 
   signal step    : unsigned(7 downto 0);   -- init address / load / update step
+  -- step - 1 of S_LOAD and S_UPD (the item whose RAM data is on r_rdata),
+  -- and the counter increment of that item, both registered a clock ahead:
+  -- the subtraction, the item decode and the increment multiplexer were in
+  -- front of S_UPD's 32-bit adder on bus_clk's critical path
+  signal uq      : unsigned(3 downto 0);
+  signal inc_r   : unsigned(15 downto 0);
   signal win_turn : std_logic;             -- window before the next capture
 
   -- the capture
@@ -210,6 +216,13 @@ architecture rtl of stamp_engine is
   signal cmark      : unsigned(FIFO_LOG2 downto 0);
   signal cmark_v    : std_logic;
   signal head_ccand : std_logic;   -- head is before cmark
+  -- the four above are registered (a mark multiplexer, a subtraction and a
+  -- compare in front of the pass's decisions were bus_clk's critical
+  -- path); hv says they match the FIFO head and marks of this clock: it is
+  -- 0 in the clock after anything they depend on changed (a pop, an empty
+  -- FIFO, a mark or cmark update), and the states that use them wait
+  signal hc_stale, hc_cand, hc_old, hc_ccand : std_logic;
+  signal hv : std_logic;
 
   -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
   function before (p, m : unsigned) return boolean is
@@ -295,21 +308,37 @@ begin
         vp := mark_v(i);
       end if;
     end loop;
-    head_stale <= '0';
+    hc_stale <= '0';
     if vh = '1' and before(unsigned(cap_rpos), mh) then
-      head_stale <= '1';
+      hc_stale <= '1';
     end if;
-    head_cand <= '0';
+    hc_cand <= '0';
     if vp = '1' and before(unsigned(cap_rpos), mp) then
-      head_cand <= '1';
+      hc_cand <= '1';
     end if;
-    head_ccand <= '0';
+    hc_ccand <= '0';
     if cmark_v = '1' and before(unsigned(cap_rpos), cmark) then
-      head_ccand <= '1';
+      hc_ccand <= '1';
     end if;
-    head_old <= '0';
+    hc_old <= '0';
     if smark_v = '1' and before(unsigned(cap_rpos), smark) then
-      head_old <= '1';
+      hc_old <= '1';
+    end if;
+  end process;
+
+  head_r : process (clk)
+  begin
+    if rising_edge(clk) then
+      head_stale <= hc_stale;
+      head_cand <= hc_cand;
+      head_ccand <= hc_ccand;
+      head_old <= hc_old;
+      if rst = '1' or cap_pop = '1' or cap_empty = '1' or (mc_run = '1' and mc = 0) or
+         (d_done = '1' and (cause_busy = '1' or st = S_CAUSE)) then
+        hv <= '0';
+      else
+        hv <= '1';
+      end if;
     end if;
   end process;
 
@@ -337,7 +366,6 @@ begin
   process (clk)
     variable u    : natural range 0 to 15;
     variable old  : unsigned(31 downto 0);
-    variable inc  : unsigned(15 downto 0);
     variable w    : natural range 0 to 31;
   begin
     if rising_edge(clk) then
@@ -378,6 +406,8 @@ begin
         -- read and ring read after the first pass), the hardware starts 0;
         -- tb_capture_unit on the netlist differed from the RTL run by that
         rearm <= '0';
+        uq <= (others => '0');
+        inc_r <= (others => '0');
         mc <= (others => '0');
         mc_run <= '0';
         drawn <= '0';
@@ -410,6 +440,20 @@ begin
         wc <= (others => '0');
         ev_slot <= (others => '0');
       else
+        uq <= step(3 downto 0);
+        -- the increment for item step(3 downto 0), used the next clock
+        -- (in the order of upd_word)
+        case to_integer(step(3 downto 0)) is
+          when 0 => inc_r <= ncapt;
+          when 1 => inc_r <= nstamp;
+          when 2 => inc_r <= nbatch;
+          when 3 =>
+            inc_r <= nempty;
+            if kind = '1' and nstamp = 0 and err = '0' then inc_r <= nempty + 1; end if;
+          when 4 => inc_r <= lost;
+          when 5 => inc_r <= (0 => err, others => '0');   -- whole words only (GHDL synthesis)
+          when others => inc_r <= (others => '0');
+        end case;
         -- a pop moves the head past the last stale entry of a slot
         if cap_pop = '1' then
           for i in 0 to N_SLOTS - 1 loop
@@ -430,7 +474,10 @@ begin
             dv <= '0';
           end if;
           if d_rd_valid = '1' then
-            cause_val <= cause_val or d_rd_data;
+            -- the pass's first value, not ORed with an earlier pass's:
+            -- cause_last is this pass's, and cause_acc must not get back
+            -- bits the driver has cleared
+            cause_val <= d_rd_data;
           end if;
           if d_done = '1' then
             cause_busy <= '0';
@@ -476,7 +523,7 @@ begin
               -- the window word's read is under way (r_raddr follows win_*)
               win_turn <= '0';
               st <= S_WIN;
-            elsif cap_empty = '0' then
+            elsif cap_empty = '0' and hv = '1' then
               win_turn <= '1';
               slot <= cap_slot;
               kind <= cap_kind;
@@ -503,9 +550,6 @@ begin
               err <= '0';
               cause_ok <= '0';
               cerr <= '0';
-              -- per pass: cause_last is this pass's value, and cause_acc
-              -- must not get back bits the driver has cleared
-              cause_val <= (others => '0');
               rearm <= '0';
               st <= S_RCA0;
             end if;
@@ -534,7 +578,7 @@ begin
           when S_LOAD =>
             step <= step + 1;
             if step /= 0 then
-              u := to_integer(step(3 downto 0)) - 1;
+              u := to_integer(uq);
               case u is  -- the load order of load_word
                 when 0 =>
                   en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
@@ -752,8 +796,8 @@ begin
                 st <= S_UPD;
                 step <= (others => '0');
               end if;
-            elsif cap_pop = '1' then
-              null;   -- the pop takes effect at this edge: the head is stale
+            elsif cap_pop = '1' or (hv = '0' and cap_empty = '0') then
+              null;   -- the pop takes effect at this edge / head_* not yet valid
             elsif fresh = '0' and same_next = '1' and head_old = '1' then
               -- a stale capture of this slot (its entry was stamped by an
               -- earlier pass): counted as empty, its time unused
@@ -819,27 +863,9 @@ begin
             -- read-modify-write of the row's counters and state
             step <= step + 1;
             if step /= 0 then
-              u := to_integer(step(3 downto 0)) - 1;
+              u := to_integer(uq);
               old := unsigned(r_rdata);
-              inc := (others => '0');
-              case u is  -- the order of upd_word
-                when 0 =>
-                  inc := ncapt;
-                when 1 =>
-                  inc := nstamp;
-                when 2 =>
-                  inc := nbatch;
-                when 3 =>
-                  inc := nempty;
-                  if kind = '1' and nstamp = 0 and err = '0' then inc := nempty + 1; end if;
-                when 4 =>
-                  inc := lost;
-                when 5 =>
-                  inc := (0 => err, others => '0');   -- whole words only (GHDL synthesis)
-                when others =>
-                  null;
-              end case;
-              r_wdata <= std_logic_vector(old + inc);
+              r_wdata <= std_logic_vector(old + inc_r);
               case u is  -- the order of upd_word
                 when 6 =>
                   if cause_ok = '1' then r_wdata <= cause_val; end if;
