@@ -102,6 +102,14 @@ architecture rtl of msi_capture is
   signal we       : std_logic;
   signal full     : boolean;   -- registered (see latch)
   signal det_slot, lost_pick : natural range 0 to 7;
+  -- each bank's slot, one-hot, registered on tb_clk: the lost counters'
+  -- enables select by the toggle between these instead of decoding the
+  -- selected bank (tb_clk's critical path). A bank is written with its
+  -- toggle flip, before the toggle's first synchroniser flop can see it,
+  -- and is read only when the second flop shows the flip, so the copy
+  -- taken one clock after the first flop is settled by then; the copy of
+  -- the bank being rewritten is never the one selected.
+  signal oh0, oh1 : std_logic_vector(N_SLOTS - 1 downto 0);
   signal wa       : unsigned(FIFO_LOG2 - 1 downto 0);
   signal wd       : std_logic_vector(W - 1 downto 0);
 
@@ -198,6 +206,8 @@ begin
         lost <= (others => (others => '0'));
         lnz <= (others => '0');
         full <= false;
+        oh0 <= (others => '0');
+        oh1 <= (others => '0');
       else
         t_prev <= t_sync;
         -- full for the next clock, from the write pointer it will have and
@@ -215,16 +225,30 @@ begin
         if we = '1' then
           wr_ptr <= wr_ptr + 1;
         end if;
-        if t_sync /= t_prev then
-          if full then
-            if lost(det_slot) /= 255 then
-              lost(det_slot) <= lost(det_slot) + 1;
-            end if;
-            lnz(det_slot) <= '1';
-          else
-            lost(det_slot) <= (others => '0');
-            lnz(det_slot) <= '0';
+        for i in 0 to N_SLOTS - 1 loop
+          oh0(i) <= '0';
+          oh1(i) <= '0';
+          if to_integer(unsigned(bank(0)(18 downto 16))) = i then
+            oh0(i) <= '1';
           end if;
+          if to_integer(unsigned(bank(1)(18 downto 16))) = i then
+            oh1(i) <= '1';
+          end if;
+        end loop;
+        if t_sync /= t_prev then
+          for i in 0 to N_SLOTS - 1 loop
+            if (t_sync = '1' and oh1(i) = '1') or (t_sync = '0' and oh0(i) = '1') then
+              if full then
+                if lost(i) /= 255 then
+                  lost(i) <= lost(i) + 1;
+                end if;
+                lnz(i) <= '1';
+              else
+                lost(i) <= (others => '0');
+                lnz(i) <= '0';
+              end if;
+            end if;
+          end loop;
         elsif we = '1' then
           lost(lost_pick) <= (others => '0');
           lnz(lost_pick) <= '0';
