@@ -110,6 +110,9 @@ architecture rtl of msi_capture is
   -- taken one clock after the first flop is settled by then; the copy of
   -- the bank being rewritten is never the one selected.
   signal oh0, oh1 : std_logic_vector(N_SLOTS - 1 downto 0);
+  -- the loss report's slot, one-hot (lost_pick encoded for the data), so
+  -- the counter it clears is not found by decoding an encoded choice
+  signal pick : std_logic_vector(N_SLOTS - 1 downto 0);
   signal wa       : unsigned(FIFO_LOG2 - 1 downto 0);
   signal wd       : std_logic_vector(W - 1 downto 0);
 
@@ -172,6 +175,7 @@ begin
     det_slot <= s;
     we <= '0';
     lost_pick <= 0;
+    pick <= (others => '0');
     wd <= '1' & b(18 downto 16) & std_logic_vector(lost(s)) & b(15 downto 0)
           & std_logic_vector(time_ns(47 downto 0));
     if t_sync /= t_prev then
@@ -185,6 +189,7 @@ begin
         if not found and lnz(i) = '1' then
           found := true;
           lost_pick <= i;
+          pick(i) <= '1';
           wd <= '0' & std_logic_vector(to_unsigned(i, 3)) & std_logic_vector(lost(i))
                 & x"0000" & x"000000000000";
           if not full then
@@ -249,9 +254,13 @@ begin
               end if;
             end if;
           end loop;
-        elsif we = '1' then
-          lost(lost_pick) <= (others => '0');
-          lnz(lost_pick) <= '0';
+        elsif not full then
+          for i in 0 to N_SLOTS - 1 loop
+            if pick(i) = '1' then
+              lost(i) <= (others => '0');
+              lnz(i) <= '0';
+            end if;
+          end loop;
         end if;
       end if;
     end if;
