@@ -250,11 +250,6 @@ architecture rtl of stamp_engine is
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
   signal idx     : unsigned(15 downto 0);
   signal eoff    : unsigned(23 downto 0);      -- idx * sw
-  -- eoff + the field's offset for the next address formed: the done word's
-  -- (dnw) before S_PLAN0, the stamp field's (stw) before S_CHK. Set in the
-  -- states before them, so the address adder has the RAM output and one
-  -- register as operands (bus_clk's critical path ran through both adds)
-  signal offx    : unsigned(23 downto 0);
   signal seq     : unsigned(7 downto 0);
   signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
   signal mplier  : unsigned(7 downto 0);
@@ -275,6 +270,7 @@ architecture rtl of stamp_engine is
   signal daddr   : unsigned(61 downto 0);
   signal wsel    : std_logic;
   signal stamp_hi : std_logic_vector(31 downto 0);
+  signal field_w : unsigned(7 downto 0);
   signal ent_addr : unsigned(61 downto 0);
   signal same_next : std_logic;
   signal batched_now : std_logic;
@@ -285,9 +281,10 @@ begin
 
   -- address of the current entry's done word or stamp field
   -- r_rdata holds the row's ring_base_lo in S_PLAN0 and S_CHK (see r_raddr)
-  alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(offx, 31);
+  alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eoff + field_w, 31);
   ent_addr <= base_hi1 & alo(29 downto 0) when alo(30) = '1' else
               base_hi & alo(29 downto 0);
+  field_w  <= dnw when st = S_PLAN0 else stw;
 
   -- the next capture waiting is for this slot: leave the rest to it
   same_next <= '1' when cap_empty = '0' and cap_kind = '1' and cap_slot = slot else '0';
@@ -431,7 +428,6 @@ begin
         seq <= (others => '0');
         mcand <= (others => '0');
         mplier <= (others => '0');
-        offx <= (others => '0');
         left <= (others => '0');
         nstamp <= (others => '0');
         err <= '0';
@@ -645,7 +641,6 @@ begin
           when S_CWAIT =>
             -- the cause read started in S_RCA0 must be done before the ring
             -- is read (its completion orders the NIC's descriptor writes)
-            offx <= eoff + dnw;
             if cause_busy = '0' and cap_pop = '0' then
               if cerr = '1' then
                 err <= '1';
@@ -691,7 +686,6 @@ begin
             end if;
 
           when S_CAUSE =>
-            offx <= eoff + dnw;
             if d_ready = '1' then
               dv <= '0';
             end if;
@@ -728,7 +722,6 @@ begin
           when S_PLAN =>
             -- grow the burst by one entry while it stays within 16 words,
             -- the 4 KiB page, the ring's end and the capture's allowance
-            offx <= eoff + stw;   -- for S_CHK
             if resize(idx, 17) + resize(ne, 17) < resize(count, 17) and
                resize(ne, 16) < left and
                resize(blen, 9) + resize(sw, 9) <= 16 and
@@ -792,7 +785,6 @@ begin
             if nd = 0 then
               -- every entry of the burst was done: the ring may hold more
               if alldone = '1' and left /= 0 then
-                offx <= eoff + dnw;
                 st <= S_PLAN0;
               elsif rearm = '1' and cause_en = '1' then
                 -- the NIC's cause was set again by the capture taken over,
@@ -859,11 +851,9 @@ begin
                 if idx + 1 = count then
                   idx <= (others => '0');
                   eoff <= (others => '0');
-                  offx <= resize(stw, 24);
                 else
                   idx <= idx + 1;
                   eoff <= eoff + sw;
-                  offx <= offx + sw;   -- it was eoff + stw
                 end if;
                 st <= S_CHK;
               end if;
