@@ -216,13 +216,6 @@ architecture rtl of stamp_engine is
   signal cmark      : unsigned(FIFO_LOG2 downto 0);
   signal cmark_v    : std_logic;
   signal head_ccand : std_logic;   -- head is before cmark
-  -- the four above are registered (a mark multiplexer, a subtraction and a
-  -- compare in front of the pass's decisions were bus_clk's critical
-  -- path); hv says they match the FIFO head and marks of this clock: it is
-  -- 0 in the clock after anything they depend on changed (a pop, an empty
-  -- FIFO, a mark or cmark update), and the states that use them wait
-  signal hc_stale, hc_cand, hc_old, hc_ccand : std_logic;
-  signal hv : std_logic;
 
   -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
   function before (p, m : unsigned) return boolean is
@@ -308,37 +301,21 @@ begin
         vp := mark_v(i);
       end if;
     end loop;
-    hc_stale <= '0';
+    head_stale <= '0';
     if vh = '1' and before(unsigned(cap_rpos), mh) then
-      hc_stale <= '1';
+      head_stale <= '1';
     end if;
-    hc_cand <= '0';
+    head_cand <= '0';
     if vp = '1' and before(unsigned(cap_rpos), mp) then
-      hc_cand <= '1';
+      head_cand <= '1';
     end if;
-    hc_ccand <= '0';
+    head_ccand <= '0';
     if cmark_v = '1' and before(unsigned(cap_rpos), cmark) then
-      hc_ccand <= '1';
+      head_ccand <= '1';
     end if;
-    hc_old <= '0';
+    head_old <= '0';
     if smark_v = '1' and before(unsigned(cap_rpos), smark) then
-      hc_old <= '1';
-    end if;
-  end process;
-
-  head_r : process (clk)
-  begin
-    if rising_edge(clk) then
-      head_stale <= hc_stale;
-      head_cand <= hc_cand;
-      head_ccand <= hc_ccand;
-      head_old <= hc_old;
-      if rst = '1' or cap_pop = '1' or cap_empty = '1' or (mc_run = '1' and mc = 0) or
-         (d_done = '1' and (cause_busy = '1' or st = S_CAUSE)) then
-        hv <= '0';
-      else
-        hv <= '1';
-      end if;
+      head_old <= '1';
     end if;
   end process;
 
@@ -523,7 +500,7 @@ begin
               -- the window word's read is under way (r_raddr follows win_*)
               win_turn <= '0';
               st <= S_WIN;
-            elsif cap_empty = '0' and hv = '1' then
+            elsif cap_empty = '0' then
               win_turn <= '1';
               slot <= cap_slot;
               kind <= cap_kind;
@@ -796,8 +773,8 @@ begin
                 st <= S_UPD;
                 step <= (others => '0');
               end if;
-            elsif cap_pop = '1' or (hv = '0' and cap_empty = '0') then
-              null;   -- the pop takes effect at this edge / head_* not yet valid
+            elsif cap_pop = '1' then
+              null;   -- the pop takes effect at this edge: the head is stale
             elsif fresh = '0' and same_next = '1' and head_old = '1' then
               -- a stale capture of this slot (its entry was stamped by an
               -- earlier pass): counted as empty, its time unused
