@@ -64,6 +64,14 @@ architecture rtl of msi_capture is
     return std_logic_vector(b xor ('0' & b(b'high downto 1)));
   end function;
 
+  -- Gray write pointer wg a whole FIFO ahead of Gray read pointer rg: the
+  -- two top bits inverted, the rest equal (no Gray to binary chain and
+  -- subtraction in the 125 MHz domain)
+  function is_full (wg, rg : std_logic_vector(FIFO_LOG2 downto 0)) return boolean is
+  begin
+    return wg = (not rg(FIFO_LOG2 downto FIFO_LOG2 - 1)) & rg(FIFO_LOG2 - 2 downto 0);
+  end function;
+
   function from_gray (g : std_logic_vector(FIFO_LOG2 downto 0)) return ptr_t is
     variable b : ptr_t;
   begin
@@ -92,8 +100,19 @@ architecture rtl of msi_capture is
   signal wr_gray  : std_logic_vector(FIFO_LOG2 downto 0);
   signal rd_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
   signal we       : std_logic;
-  signal full     : boolean;
+  signal full     : boolean;   -- registered (see latch)
   signal det_slot, lost_pick : natural range 0 to 7;
+  -- each bank's slot, one-hot, registered on tb_clk: the lost counters'
+  -- enables select by the toggle between these instead of decoding the
+  -- selected bank (tb_clk's critical path). A bank is written with its
+  -- toggle flip, before the toggle's first synchroniser flop can see it,
+  -- and is read only when the second flop shows the flip, so the copy
+  -- taken one clock after the first flop is settled by then; the copy of
+  -- the bank being rewritten is never the one selected.
+  signal oh0, oh1 : std_logic_vector(N_SLOTS - 1 downto 0);
+  -- the loss report's slot, one-hot (lost_pick encoded for the data), so
+  -- the counter it clears is not found by decoding an encoded choice
+  signal pick : std_logic_vector(N_SLOTS - 1 downto 0);
   signal wa       : unsigned(FIFO_LOG2 - 1 downto 0);
   signal wd       : std_logic_vector(W - 1 downto 0);
 
@@ -151,22 +170,16 @@ begin
   wsel : process (all)
     variable s     : natural range 0 to 7;
     variable found : boolean;
-    variable full_c : boolean;
   begin
-    -- full: the write pointer a whole FIFO ahead of the read pointer, i.e.
-    -- in Gray code its two top bits inverted and the rest equal (no Gray to
-    -- binary chain and subtraction in this 125 MHz domain)
-    full_c := to_gray(wr_ptr) = (not rd_gray_s(FIFO_LOG2 downto FIFO_LOG2 - 1))
-                                & rd_gray_s(FIFO_LOG2 - 2 downto 0);
-    full <= full_c;
     s := to_integer(unsigned(b(18 downto 16)));
     det_slot <= s;
     we <= '0';
     lost_pick <= 0;
+    pick <= (others => '0');
     wd <= '1' & b(18 downto 16) & std_logic_vector(lost(s)) & b(15 downto 0)
           & std_logic_vector(time_ns(47 downto 0));
     if t_sync /= t_prev then
-      if not full_c then
+      if not full then
         we <= '1';
       end if;
     else
@@ -176,9 +189,10 @@ begin
         if not found and lnz(i) = '1' then
           found := true;
           lost_pick <= i;
+          pick(i) <= '1';
           wd <= '0' & std_logic_vector(to_unsigned(i, 3)) & std_logic_vector(lost(i))
                 & x"0000" & x"000000000000";
-          if not full_c then
+          if not full then
             we <= '1';
           end if;
         end if;
@@ -196,26 +210,57 @@ begin
         wr_gray <= (others => '0');
         lost <= (others => (others => '0'));
         lnz <= (others => '0');
+        full <= false;
+        oh0 <= (others => '0');
+        oh1 <= (others => '0');
       else
         t_prev <= t_sync;
+        -- full for the next clock, from the write pointer it will have and
+        -- the synchronised read pointer of this clock: one clock older than
+        -- the one it is used with, so it can only say full too early (one
+        -- entry's room for one clock), never too late. Registered, it takes
+        -- the compare off the path into the write enable and lost counters.
+        if we = '1' then
+          full <= is_full(to_gray(wr_ptr + 1), rd_gray_s);
+        else
+          full <= is_full(to_gray(wr_ptr), rd_gray_s);
+        end if;
         -- published the clock after the RAM write
         wr_gray <= to_gray(wr_ptr);
         if we = '1' then
           wr_ptr <= wr_ptr + 1;
         end if;
-        if t_sync /= t_prev then
-          if full then
-            if lost(det_slot) /= 255 then
-              lost(det_slot) <= lost(det_slot) + 1;
-            end if;
-            lnz(det_slot) <= '1';
-          else
-            lost(det_slot) <= (others => '0');
-            lnz(det_slot) <= '0';
+        for i in 0 to N_SLOTS - 1 loop
+          oh0(i) <= '0';
+          oh1(i) <= '0';
+          if to_integer(unsigned(bank(0)(18 downto 16))) = i then
+            oh0(i) <= '1';
           end if;
-        elsif we = '1' then
-          lost(lost_pick) <= (others => '0');
-          lnz(lost_pick) <= '0';
+          if to_integer(unsigned(bank(1)(18 downto 16))) = i then
+            oh1(i) <= '1';
+          end if;
+        end loop;
+        if t_sync /= t_prev then
+          for i in 0 to N_SLOTS - 1 loop
+            if (t_sync = '1' and oh1(i) = '1') or (t_sync = '0' and oh0(i) = '1') then
+              if full then
+                if lost(i) /= 255 then
+                  lost(i) <= lost(i) + 1;
+                end if;
+                lnz(i) <= '1';
+              else
+                lost(i) <= (others => '0');
+                lnz(i) <= '0';
+              end if;
+            end if;
+          end loop;
+        elsif not full then
+          for i in 0 to N_SLOTS - 1 loop
+            if pick(i) = '1' then
+              lost(i) <= (others => '0');
+              lnz(i) <= '0';
+            end if;
+          end loop;
         end if;
       end if;
     end if;

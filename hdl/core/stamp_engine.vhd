@@ -170,6 +170,12 @@ architecture rtl of stamp_engine is
   signal r_wdata, r_rdata : std_logic_vector(31 downto 0);
 
   signal step    : unsigned(7 downto 0);   -- init address / load / update step
+  -- step - 1 of S_LOAD and S_UPD (the item whose RAM data is on r_rdata),
+  -- and the counter increment of that item, both registered a clock ahead:
+  -- the subtraction, the item decode and the increment multiplexer were in
+  -- front of S_UPD's 32-bit adder on bus_clk's critical path
+  signal uq      : unsigned(3 downto 0);
+  signal inc_r   : unsigned(15 downto 0);
   signal win_turn : std_logic;             -- window before the next capture
 
   -- the capture
@@ -337,7 +343,6 @@ begin
   process (clk)
     variable u    : natural range 0 to 15;
     variable old  : unsigned(31 downto 0);
-    variable inc  : unsigned(15 downto 0);
     variable w    : natural range 0 to 31;
   begin
     if rising_edge(clk) then
@@ -373,6 +378,17 @@ begin
         -- Verilator's zero start hid it
         cause_busy <= '0';
         cerr <= '0';
+        -- these four had no reset either: GHDL's RTL run read the 'U' of
+        -- rearm as "not set", its synthesis netlist as "set" (a second cause
+        -- read and ring read after the first pass), the hardware starts 0;
+        -- tb_capture_unit on the netlist differed from the RTL run by that
+        rearm <= '0';
+        uq <= (others => '0');
+        inc_r <= (others => '0');
+        mc <= (others => '0');
+        mc_run <= '0';
+        drawn <= '0';
+        settle <= (others => '0');
         fresh <= '0';
         ns <= (others => '0');
         en <= '0';
@@ -401,6 +417,20 @@ begin
         wc <= (others => '0');
         ev_slot <= (others => '0');
       else
+        uq <= step(3 downto 0);
+        -- the increment for item step(3 downto 0), used the next clock
+        -- (in the order of upd_word)
+        case to_integer(step(3 downto 0)) is
+          when 0 => inc_r <= ncapt;
+          when 1 => inc_r <= nstamp;
+          when 2 => inc_r <= nbatch;
+          when 3 =>
+            inc_r <= nempty;
+            if kind = '1' and nstamp = 0 and err = '0' then inc_r <= nempty + 1; end if;
+          when 4 => inc_r <= lost;
+          when 5 => inc_r <= (0 => err, others => '0');   -- whole words only (GHDL synthesis)
+          when others => inc_r <= (others => '0');
+        end case;
         -- a pop moves the head past the last stale entry of a slot
         if cap_pop = '1' then
           for i in 0 to N_SLOTS - 1 loop
@@ -421,7 +451,10 @@ begin
             dv <= '0';
           end if;
           if d_rd_valid = '1' then
-            cause_val <= cause_val or d_rd_data;
+            -- the pass's first value, not ORed with an earlier pass's:
+            -- cause_last is this pass's, and cause_acc must not get back
+            -- bits the driver has cleared
+            cause_val <= d_rd_data;
           end if;
           if d_done = '1' then
             cause_busy <= '0';
@@ -494,6 +527,7 @@ begin
               err <= '0';
               cause_ok <= '0';
               cerr <= '0';
+              rearm <= '0';
               st <= S_RCA0;
             end if;
 
@@ -521,7 +555,7 @@ begin
           when S_LOAD =>
             step <= step + 1;
             if step /= 0 then
-              u := to_integer(step(3 downto 0)) - 1;
+              u := to_integer(uq);
               case u is  -- the load order of load_word
                 when 0 =>
                   en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
@@ -806,27 +840,9 @@ begin
             -- read-modify-write of the row's counters and state
             step <= step + 1;
             if step /= 0 then
-              u := to_integer(step(3 downto 0)) - 1;
+              u := to_integer(uq);
               old := unsigned(r_rdata);
-              inc := (others => '0');
-              case u is  -- the order of upd_word
-                when 0 =>
-                  inc := ncapt;
-                when 1 =>
-                  inc := nstamp;
-                when 2 =>
-                  inc := nbatch;
-                when 3 =>
-                  inc := nempty;
-                  if kind = '1' and nstamp = 0 and err = '0' then inc := nempty + 1; end if;
-                when 4 =>
-                  inc := lost;
-                when 5 =>
-                  inc := (0 => err, others => '0');   -- whole words only (GHDL synthesis)
-                when others =>
-                  null;
-              end case;
-              r_wdata <= std_logic_vector(old + inc);
+              r_wdata <= std_logic_vector(old + inc_r);
               case u is  -- the order of upd_word
                 when 6 =>
                   if cause_ok = '1' then r_wdata <= cause_val; end if;

@@ -45,4 +45,18 @@ for n in tb_clock_core tb_pps_servo tb_timebase tb_perout_gen tb_edge_capture tb
 		grep -m5 -E 'FAIL|error' "$SUITE_LOG_DIR/netlist.log" | sed 's/^/    | /'
 	fi
 done
+# tb_capture_unit's measured figures (exact/batched stamps, captures,
+# overflows, DMA requests) must be the same on the netlist as on the RTL: a
+# difference is a synthesis bug or an RTL-only artefact (docs/stamping.md 11.)
+figs() { grep -o 'tb_capture_unit: .*' "$1" | grep -v ': PASS' ; }
+figs "$SUITE_LOG_DIR/tb_capture_unit.log" >"$SUITE_LOG_DIR/capture-figures-rtl.txt"
+figs "$SUITE_LOG_DIR/netlist.log" >"$SUITE_LOG_DIR/capture-figures-netlist.txt"
+if [ -s "$SUITE_LOG_DIR/capture-figures-rtl.txt" ] &&
+	cmp -s "$SUITE_LOG_DIR/capture-figures-rtl.txt" "$SUITE_LOG_DIR/capture-figures-netlist.txt"; then
+	t_pass tb_capture_unit-netlist-figures-equal-rtl
+else
+	t_fail tb_capture_unit-netlist-figures-equal-rtl "RTL and netlist runs differ"
+	diff "$SUITE_LOG_DIR/capture-figures-rtl.txt" "$SUITE_LOG_DIR/capture-figures-netlist.txt" |
+		head -10 | sed 's/^/    | /'
+fi
 suite_end
