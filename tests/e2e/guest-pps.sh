@@ -115,7 +115,9 @@ sleep "$TS_SECS"
 kill "$tpid" 2>/dev/null
 wait "$tpid" 2>/dev/null
 grep -E 'offset' /tmp/ts2phc.log | tail -n 4 | while read -r l; do note "ts2phc: $l"; done
-# lines "ts2phc[T]: /dev/ptpN offset O sS freq F"
+# lines "ts2phc[T]: /dev/ptpN master offset O sS freq F" (-l 7: with
+# logging_level 6 from the file alone, two runs logged nothing at all; not
+# understood yet, the debug lines cost nothing)
 sed -n 's/.* offset *\(-\{0,1\}[0-9]*\) s\([0-9]\) freq *\([-+]\{0,1\}[0-9]*\).*/\1 \2 \3/p' \
 	/tmp/ts2phc.log >/tmp/ts2phc.txt
 total=$(wc -l </tmp/ts2phc.txt)
@@ -137,10 +139,11 @@ if [ "${first_s2:-0}" -gt 0 ]; then
 	in_range ts2phc-offsets-within-2-clocks "$bad" 0 0
 	in_range ts2phc-enough-locked-samples "$((total - 5))" $((TS_SECS - 8)) 999
 	# its frequency cancels the card's oscillator (and the 15 ppb of the
-	# nominal): the P term moves it by up to 0.7 x 2 clocks per second
+	# nominal): the P term moves it by up to 0.7 x 2 clocks per second.
+	# ts2phc prints the servo's output and applies its negative.
 	fl=$(awk 'END { print $3 + 0 }' /tmp/ts2phc.txt)
-	note "ts2phc: last freq $fl ppb (osc $OSC_PPB ppb)"
-	in_range ts2phc-freq-cancels-osc "$((fl + OSC_PPB))" $((-2 * PER)) $((2 * PER))
+	note "ts2phc: last freq $fl ppb (applied -$fl; osc $OSC_PPB ppb)"
+	in_range ts2phc-freq-cancels-osc "$((fl - OSC_PPB))" $((-2 * PER)) $((2 * PER))
 fi
 expect_out ts2phc-mode-back-off off cat "$CD/servo_mode"
 
