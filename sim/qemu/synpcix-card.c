@@ -12,7 +12,8 @@
  * Writes to the doorbell window (0x800..0xFFF) are doorbells: the model
  * strobes the capture unit's doorbell at that card time (a CPU write there
  * is exactly what an MSI write is to the card). Nothing here knows what a
- * register means, with one exception: INTx acknowledge (below).
+ * register means, with two exceptions: INTx acknowledge and the board
+ * straps (below).
  *
  * DMA: the capture unit's DMA port is served by pci_dma_read/pci_dma_write
  * at the card time of the transfer (fixed latencies of card_sim.h). Bus

@@ -123,7 +123,7 @@ sed -n 's/.* offset *\(-\{0,1\}[0-9]*\) s\([0-9]\) freq *\([-+]\{0,1\}[0-9]*\).*
 total=$(wc -l </tmp/ts2phc.txt)
 first_s2=$(awk '$2 == 2 { print NR; exit }' /tmp/ts2phc.txt)
 note "ts2phc: $total samples in $TS_SECS s, first s2 at sample ${first_s2:-none}"
-grep -v ' offset ' /tmp/ts2phc.log | head -n 12 | while read -r l; do note "ts2phc said: $l"; done
+[ "$total" -gt 0 ] || grep -v 'config item' /tmp/ts2phc.log | head -n 12 | while read -r l; do note "ts2phc said: $l"; done
 # one sample per PPS: $TS_SECS s give at least TS_SECS - 2 (start-up)
 in_range ts2phc-one-sample-per-pps "$total" $((TS_SECS - 3)) $((TS_SECS + 1))
 # PI from any phase: s0, s1 (step + frequency), then s2 at the third
