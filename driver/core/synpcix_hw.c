@@ -90,7 +90,7 @@ static u64 spx_abs64(s64 v)
 
 /*
  * Period for a frequency offset of scaled_ppm: nominal * (1 + ppm * 1e-6),
- * rounded to the nearest 2^-32 ns and clamped to the 1..15 ns hardware range
+ * rounded to the nearest 2^-32 ns and clamped to the 1..255.99 ns hardware range
  * (*clamped tells whether the clamp acted; it may be NULL).
  */
 u64 spx_scaled_ppm_to_period(u64 nominal_fp, s64 scaled_ppm, bool *clamped)
@@ -142,7 +142,7 @@ s64 spx_period_to_ppb(u64 nominal_fp, u64 period_fp)
 }
 
 /*
- * Largest |ppb| that keeps the period inside 1..15 ns in both directions,
+ * Largest |ppb| that keeps the period inside 1..255.99 ns in both directions,
  * truncated so that max_adj itself never clamps.
  */
 s32 spx_max_adj_ppb(u64 nominal_fp)
@@ -358,10 +358,10 @@ int spx_probe(struct spx_hw *hw)
 	/*
 	 * Nominal period from the clock frequency: the period register may
 	 * hold a previous adjfine, so it is no reference. A card that gives
-	 * no sane frequency (below 62.5 MHz or above 1 GHz would need a
-	 * period outside 1..15 ns) falls back to the reset period.
+	 * no sane frequency (3.90625 MHz or below, or above 1 GHz, would need
+	 * a period outside 1..255.99 ns) falls back to the reset period.
 	 */
-	if (hw->clk_hz > SPX_NSEC_PER_SEC / 16 && hw->clk_hz <= SPX_NSEC_PER_SEC) {
+	if (hw->clk_hz > SPX_NSEC_PER_SEC / 256 && hw->clk_hz <= SPX_NSEC_PER_SEC) {
 		hw->nominal_period_fp = spx_mul_div_round(SPX_NSEC_PER_SEC,
 							  1ULL << SPX_FP_SHIFT,
 							  hw->clk_hz);

@@ -56,7 +56,7 @@ architecture rtl of clock_regs is
   -- Block RAM has no reset: after rst a short sequencer (INIT_WORDS clocks,
   -- the register port waits) writes every reset value and constant.
   signal per_frac : word := (others => '0');
-  signal per_ns : std_logic_vector(3 downto 0) := CLOCK_PERIOD_NS_RESET(3 downto 0);
+  signal per_ns : std_logic_vector(7 downto 0) := CLOCK_PERIOD_NS_RESET(7 downto 0);
   signal pps_ctrl : std_logic_vector(2 downto 0) := (others => '0');
   signal bad_cnt : word := (others => '0');
 
@@ -92,7 +92,7 @@ architecture rtl of clock_regs is
            REG_PPS_LOSS_US | REG_PPS_MIN_GAP_NS |
            REG_PEROUT_START_NS_LO | REG_PEROUT_START_NS_HI |
            REG_PEROUT_PERIOD_NS | REG_PEROUT_WIDTH_NS => return x"FFFFFFFF";
-      when REG_CLOCK_PERIOD_NS => return x"0000000F";
+      when REG_CLOCK_PERIOD_NS => return x"000000FF";
       when REG_PPS_CTRL => return x"00000007";
       when REG_PPS_KP | REG_PPS_KI | REG_PPS_KF => return x"00FFFF1F";
       when REG_PPS_MIN_WIDTH | REG_EVENT_CTRL | REG_EVENT_MIN_WIDTH => return x"0000FFFF";
@@ -284,7 +284,7 @@ begin
          PPS_STATUS_PRESENT_LSB = 2 and PPS_STATUS_STAMP_NEW_LSB = 3
     report "clock_regs: pps.status layout changed in the register map" severity failure;
 
-  eff <= ("0000" & unsigned(per_ns) & unsigned(per_frac)) + unsigned(resize(s_freq, 40));
+  eff <= (unsigned(per_ns) & unsigned(per_frac)) + unsigned(resize(s_freq, 40));
 
   a_n <= to_integer(unsigned(reg_addr)) * 4;
   wmask <= rw_mask(a_n);
@@ -478,10 +478,10 @@ begin
                   if unsigned(d(31 downto 3)) /= 0 then
                     bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
                   end if;
-                when REG_CLOCK_PERIOD_NS => per_ns <= d(3 downto 0);
-                  if unsigned(d(31 downto 4)) /= 0 or d(3 downto 0) = "0000" then
+                when REG_CLOCK_PERIOD_NS => per_ns <= d(7 downto 0);
+                  if unsigned(d(31 downto 8)) /= 0 or d(7 downto 0) = x"00" then
                     bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
-                    per_ns <= per_ns;          -- out of 1..15: refused
+                    per_ns <= per_ns;          -- out of 1..255: refused
                     ram_we <= '0';
                   end if;
                 when REG_CLOCK_PERIOD_FRAC => per_frac <= d;
@@ -619,7 +619,7 @@ begin
         fetched <= '0'; ram_rd <= '0';
         initing <= '1'; init_n <= 0;
         -- the flip-flop copies of RAM words: the same reset values
-        per_ns <= CLOCK_PERIOD_NS_RESET(3 downto 0); per_frac <= CLOCK_PERIOD_FRAC_RESET;
+        per_ns <= CLOCK_PERIOD_NS_RESET(7 downto 0); per_frac <= CLOCK_PERIOD_FRAC_RESET;
         pps_ctrl <= (others => '0');
       end if;
     end if;

@@ -170,10 +170,28 @@ begin
     wr(REG_CLOCK_CTRL, x"00000002");
     read_time(t2);
     check(t2 - t1 > 1000000000 and t2 - t1 < 1000000000 + 3000, "adjust +1 s: moved " & to_hstring(t2 - t1));
-    -- period 16 ns: the clock runs at twice the rate
-    wr(REG_CLOCK_PERIOD_NS, x"00000010");
+    -- period 256 ns does not fit the 8 whole-ns bits: refused
+    wr(REG_CLOCK_PERIOD_NS, x"00000100");
     rd(REG_ID_BAD_ACCESS, v);
-    check(unsigned(v) = 1, "period 16 must be refused (1..15)");
+    check(unsigned(v) = 1, "period 256 must be refused (1..255)");
+    rd(REG_CLOCK_PERIOD_NS, v);
+    check(unsigned(v) = 8, "refused period 256 changed the register: " & to_hstring(v));
+    -- period 248 ns + 0.5 (QEMU's clock-scale 31 strap, docs/simulation.md):
+    -- all 8 whole-ns bits and the fraction reach the timebase, 31x the rate
+    wr(REG_CLOCK_PERIOD_NS, x"000000F8");
+    wr(REG_CLOCK_PERIOD_FRAC, x"80000000");
+    wr(REG_CLOCK_CTRL, x"00000004");
+    rd(REG_CLOCK_EFF_PERIOD_NS, v);
+    check(unsigned(v) = 248, "effective period 248: " & to_hstring(v));
+    rd(REG_CLOCK_EFF_PERIOD_FRAC, v);
+    check(v = x"80000000", "effective period fraction: " & to_hstring(v));
+    read_time(t1);
+    wait_ns(8000);
+    read_time(t2);
+    -- 1000 clocks of 248.5 ns, plus the read overhead (as above, 31x)
+    check(t2 - t1 >= 248500 and t2 - t1 < 248500 + 31 * 2000,
+          "248.5 ns period: 8 us became " & to_hstring(t2 - t1));
+    wr(REG_CLOCK_PERIOD_FRAC, x"00000000");
     wr(REG_CLOCK_PERIOD_NS, x"0000000C");
     wr(REG_CLOCK_CTRL, x"00000004");
     read_time(t1);

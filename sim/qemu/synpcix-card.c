@@ -12,7 +12,8 @@
  * Writes to the doorbell window (0x800..0xFFF) are doorbells: the model
  * strobes the capture unit's doorbell at that card time (a CPU write there
  * is exactly what an MSI write is to the card). Nothing here knows what a
- * register means, with one exception: INTx acknowledge (below).
+ * register means, with two exceptions: INTx acknowledge and the board
+ * straps (below).
  *
  * DMA: the capture unit's DMA port is served by pci_dma_read/pci_dma_write
  * at the card time of the transfer (fixed latencies of card_sim.h). Bus
@@ -33,6 +34,16 @@
  * gateware's INTx acknowledge (card_irq int_pending, card-internals.md
  * section 5) does not exist yet.
  *
+ * Board straps (the second place that knows registers): at clock-scale
+ * S <= 31 the device loads clock.period_ns = 8 * S through the register
+ * port at every card reset, and id.clk_hz reads 125 MHz / S (rounded to
+ * Hz) instead of the gateware's build constant. That is what a board with
+ * a 125/S MHz oscillator and the matching build would show: the guest sees
+ * the timebase clock tick 125/S M times per virtual second, so the driver's
+ * nominal period (1e9 / clk_hz) is 8 * S ns and the PHC counts guest
+ * virtual time 1:1 (see "Time" below). Above 31 (8 * S > 255 ns, the
+ * period field's range) no strap: card time is scaled as before.
+ *
  * Time. The model cannot run 125 MHz in real time (about 1.5 M clocks per
  * host second), so card time is guest virtual time divided by clock-scale:
  *
@@ -44,6 +55,22 @@
  * clock runs `scale` times slower than its own clocks (docs/simulation.md,
  * "The card inside QEMU"). With -icount the guest's virtual time, and so
  * every value the card returns, is deterministic.
+ *
+ * With the period strap (S <= 31) the gateware adds 8 * S ns per clock, so
+ * the PHC reads virtual time since the reset (plus whatever the guest sets)
+ * at 8 * S ns resolution, and its rate equals the guest's clocks: ts2phc
+ * and phc2sys can lock. The cost is 125 M / S timebase clocks (plus
+ * 66.67 M / S bus clocks) per virtual second.
+ *
+ * PPS (pps=on): the card's PPS input pin sees a pulse at every virtual
+ * time k * 1 s + pps-offset-ns (k whole, the pulse pps-width-ns long), an
+ * ideal GPS receiver whose time scale is QEMU_CLOCK_VIRTUAL. The edges are
+ * scheduled on the card model's own horizon hook, in card time through
+ * the same mapping as above, so they land on the exact virtual time
+ * whatever the host does and however late any QEMU timer would fire.
+ * osc-ppb gives the card's oscillator a constant fractional frequency
+ * offset (the card_sim oscillator model, y = osc-ppb * 1e-9), so the
+ * disciplining servo has a frequency to learn; 0 is an ideal oscillator.
  */
 #include "qemu/osdep.h"
 #include "qemu/units.h"
@@ -68,6 +95,8 @@
 /* The gateware's MSI capability (hdl/pci/pci_target.vhd, docs/pci.md). */
 #define SYNPCIX_MSI_OFFSET 0x40
 #define SYNPCIX_MSI_VECTORS 4
+/* Largest clock-scale whose period 8 * S fits clock.period_ns (8 bits). */
+#define SYNPCIX_STRAP_MAX_SCALE 31
 
 OBJECT_DECLARE_SIMPLE_TYPE(SynpcixState, SYNPCIX)
 
@@ -80,6 +109,12 @@ struct SynpcixState {
     int64_t virt_base;      /* QEMU_CLOCK_VIRTUAL at card reset (ns) */
     double card_base;       /* card time at that moment (ns) */
     uint32_t scale;         /* virtual ns per card ns */
+    bool strap;             /* scale <= 31: period strap, PHC = virtual time */
+    uint32_t clk_hz;        /* id.clk_hz the guest reads with the strap */
+    bool pps;               /* drive the PPS pin */
+    int64_t pps_offset_ns;  /* PPS edges at k s + this (virtual time) */
+    uint32_t pps_width_ns;  /* PPS pulse width (virtual time) */
+    int32_t osc_ppb;        /* card oscillator offset */
     uint64_t accesses;
     bool in_card;           /* the gateware is running (callbacks may come) */
     bool intx;              /* INTA# asserted (MSI off) */
@@ -141,15 +176,69 @@ static void synpcix_irq(void *opaque, unsigned slot)
     }
 }
 
+/* The oscillator model: a constant offset (card_sim.h, card_osc_fn). */
+static double synpcix_osc(void *opaque, double t_ns)
+{
+    SynpcixState *s = opaque;
+
+    return s->osc_ppb * 1e-9;
+}
+
+/* Card time of a virtual time (the mapping of synpcix_catch_up). */
+static double synpcix_card_time(SynpcixState *s, int64_t virt_ns)
+{
+    return s->card_base + (double)(virt_ns - s->virt_base) / s->scale;
+}
+
+/*
+ * Horizon hook of the card model: called once card time reaches the
+ * horizon it returned last. Schedules the next PPS pulse after "now" and
+ * returns the end of that pulse, so every pulse is scheduled exactly once,
+ * ahead of the card, and never in the past.
+ */
+static double synpcix_pps_horizon(void *opaque, double now_ns)
+{
+    SynpcixState *s = opaque;
+    /* virtual time of card time now_ns, rounded up: edges after it only */
+    int64_t v_now = s->virt_base +
+                    (int64_t)((now_ns - s->card_base) * s->scale) + 1;
+    int64_t k = (v_now - s->pps_offset_ns) / NANOSECONDS_PER_SECOND;
+    int64_t v_edge;
+    double rise, fall;
+
+    while ((v_edge = k * NANOSECONDS_PER_SECOND + s->pps_offset_ns) <= v_now) {
+        k++;
+    }
+    rise = synpcix_card_time(s, v_edge);
+    fall = synpcix_card_time(s, v_edge + s->pps_width_ns);
+    card_input_at(s->card, rise, CARD_PIN_PPS, 1);
+    card_input_at(s->card, fall, CARD_PIN_PPS, 0);
+    return fall;
+}
+
 static void synpcix_card_reset(SynpcixState *s)
 {
     card_free(s->card);
     s->card = card_new();
     card_set_dma(s->card, synpcix_dma, s);
     card_set_irq(s->card, synpcix_irq, s);
+    if (s->osc_ppb) {
+        card_set_osc(s->card, synpcix_osc, s);
+    }
     s->intx = false;
+    if (s->strap) {
+        /* the strap: nominal period 8 * S ns, loaded as the driver would */
+        s->in_card = true;
+        card_write32(s->card, SYNPCIX_CLOCK_PERIOD_NS, 8 * s->scale);
+        card_write32(s->card, SYNPCIX_CLOCK_PERIOD_FRAC, 0);
+        card_write32(s->card, SYNPCIX_CLOCK_CTRL, SYNPCIX_CLOCK_CTRL_PERIOD_MASK);
+        s->in_card = false;
+    }
     s->virt_base = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     s->card_base = card_now_ns(s->card);
+    if (s->pps) {
+        card_set_horizon(s->card, synpcix_pps_horizon, s);
+    }
     timer_mod(s->tick, s->virt_base + SYNPCIX_TICK_NS);
 }
 
@@ -215,6 +304,9 @@ static uint64_t synpcix_mmio_read(void *opaque, hwaddr addr, unsigned size)
     s->in_card = true;
     v = card_read32(s->card, addr);
     s->in_card = false;
+    if (s->strap && addr == SYNPCIX_ID_CLK_HZ) {
+        v = s->clk_hz;      /* the strap (see the top) */
+    }
     return v;
 }
 
@@ -262,6 +354,26 @@ static void synpcix_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "synpcix: clock-scale must be at least 1");
         return;
     }
+    if (s->pps_offset_ns <= -NANOSECONDS_PER_SECOND ||
+        s->pps_offset_ns >= NANOSECONDS_PER_SECOND) {
+        error_setg(errp, "synpcix: pps-offset-ns must lie within (-1 s, 1 s), got %"
+                   PRId64, s->pps_offset_ns);
+        return;
+    }
+    if (s->pps_width_ns < 1000 || s->pps_width_ns >= NANOSECONDS_PER_SECOND) {
+        error_setg(errp, "synpcix: pps-width-ns must be 1000..999999999, got %"
+                   PRIu32, s->pps_width_ns);
+        return;
+    }
+    if (s->osc_ppb <= -100000000 || s->osc_ppb >= 100000000) {
+        error_setg(errp, "synpcix: osc-ppb must lie within +-10 %%, got %" PRId32,
+                   s->osc_ppb);
+        return;
+    }
+    s->strap = s->scale <= SYNPCIX_STRAP_MAX_SCALE;
+    /* 125 MHz / S, rounded: exact for S dividing 125 M (1, 2, 4, 5, 8, 10, 25..) */
+    s->clk_hz = (uint32_t)((1000000000ull / CARD_TB_PERIOD_NS + s->scale / 2) /
+                           s->scale);
     pdev->config[PCI_CLASS_PROG] = SYNPCIX_PCI_CLASS & 0xff;
     pdev->config[PCI_INTERRUPT_PIN] = 1;    /* INTA# when MSI is off */
     if (msi_init(pdev, SYNPCIX_MSI_OFFSET, SYNPCIX_MSI_VECTORS, true, false,
@@ -295,6 +407,10 @@ static void synpcix_reset(DeviceState *dev)
 
 static Property synpcix_properties[] = {
     DEFINE_PROP_UINT32("clock-scale", SynpcixState, scale, 1000),
+    DEFINE_PROP_BOOL("pps", SynpcixState, pps, false),
+    DEFINE_PROP_INT64("pps-offset-ns", SynpcixState, pps_offset_ns, 0),
+    DEFINE_PROP_UINT32("pps-width-ns", SynpcixState, pps_width_ns, 100000000),
+    DEFINE_PROP_INT32("osc-ppb", SynpcixState, osc_ppb, 0),
     DEFINE_PROP_END_OF_LIST(),
 };
 

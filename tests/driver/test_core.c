@@ -154,18 +154,35 @@ static void test_scaled_ppm(void)
 	      clamped);
 	p = spx_scaled_ppm_to_period(NOM8, -875001LL * 65536, &clamped);
 	CHECK(p == SPX_PERIOD_MIN_FP && clamped, "below 1 ns clamps");
-	/* +100 %: 16 ns does not fit in 4 bits: clamps to 15.99.. ns */
+	/* +100 %: 16 ns fits the 8 whole-ns bits (up to 255.99.. ns) */
 	p = spx_scaled_ppm_to_period(NOM8, 1000000LL * 65536, &clamped);
-	CHECK(p == SPX_PERIOD_MAX_FP && clamped, "+100%%: 0x%" PRIx64, p);
-	p = spx_scaled_ppm_to_period(15ULL << 32, 65536LL * 100000, &clamped);
-	CHECK(p == SPX_PERIOD_MAX_FP && clamped, "15 ns +10%% clamps");
+	CHECK(p == 16ULL << 32 && !clamped, "+100%%: 0x%" PRIx64, p);
+	/* +3100 %: 8 ns -> 256 ns does not: clamps to 255.99.. ns */
+	p = spx_scaled_ppm_to_period(NOM8, 31000000LL * 65536, &clamped);
+	CHECK(p == SPX_PERIOD_MAX_FP && clamped, "+3100%%: 0x%" PRIx64, p);
+	CHECK(SPX_PERIOD_MAX_FP == (256ULL << 32) - 1, "max period 0x%llx",
+	      (unsigned long long)SPX_PERIOD_MAX_FP);
+	p = spx_scaled_ppm_to_period(250ULL << 32, 65536LL * 100000, &clamped);
+	CHECK(p == SPX_PERIOD_MAX_FP && clamped, "250 ns +10%% clamps");
+	/* the QEMU card's 248 ns (clock-scale 31): +1 ppm = 248e-6 ns */
+	p = spx_scaled_ppm_to_period(248ULL << 32, 65536, &clamped);
+	CHECK(p == (248ULL << 32) + 1065152 && !clamped,
+	      "248 ns +1 ppm: delta %" PRId64 " (248e-6 * 2^32 = 1065151.9)",
+	      (s64)(p - (248ULL << 32)));
+	CHECK(spx_period_to_ppb(248ULL << 32, p) == 1000, "back: %" PRId64,
+	      spx_period_to_ppb(248ULL << 32, p));
 	end();
 
 	begin("adjfine/max-adj");
 	CHECK(spx_max_adj_ppb(NOM8) == 875000000, "8 ns: %d", spx_max_adj_ppb(NOM8));
 	CHECK(spx_max_adj_ppb(1ULL << 32) == 0, "1 ns: no room down");
-	CHECK(spx_max_adj_ppb(10ULL << 32) == 599999999,
-	      "10 ns: up room 5.99.. ns -> %d", spx_max_adj_ppb(10ULL << 32));
+	CHECK(spx_max_adj_ppb(10ULL << 32) == 900000000,
+	      "10 ns: down room 9 ns -> %d", spx_max_adj_ppb(10ULL << 32));
+	CHECK(spx_max_adj_ppb(200ULL << 32) == 279999999,
+	      "200 ns: up room 55.99.. ns -> %d", spx_max_adj_ppb(200ULL << 32));
+	CHECK(spx_max_adj_ppb(255ULL << 32) == 3921568,
+	      "255 ns: up room 0.99.. ns -> %d", spx_max_adj_ppb(255ULL << 32));
+	CHECK(spx_max_adj_ppb(256ULL << 32) == 0, "256 ns nominal is invalid");
 	CHECK(spx_max_adj_ppb(0) == 0, "0 ns nominal is invalid");
 	/* max_adj in scaled ppm (what ptp core passes, truncation up to
 	 * 65535/65536 ppm more) must not clamp */
@@ -672,6 +689,22 @@ static void test_probe(void)
 	c.clk_hz = 3;
 	hw_init(&hw, &c);
 	CHECK(spx_probe(&hw) == 0 && hw.nominal_period_fp == NOM8, "3 Hz");
+	/* a slowed clock (QEMU card at clock-scale 25: 5 MHz, 200 ns) */
+	tc_init(&c);
+	c.clk_hz = 5000000;
+	hw_init(&hw, &c);
+	CHECK(spx_probe(&hw) == 0 && hw.nominal_period_fp == 200ULL << 32, "5 MHz");
+	/* 3.90625 MHz would need 256 ns: out of range, falls back */
+	tc_init(&c);
+	c.clk_hz = 3906250;
+	hw_init(&hw, &c);
+	CHECK(spx_probe(&hw) == 0 && hw.nominal_period_fp == NOM8, "3.90625 MHz");
+	tc_init(&c);
+	c.clk_hz = 3906251;
+	hw_init(&hw, &c);
+	CHECK(spx_probe(&hw) == 0 && hw.nominal_period_fp > 255ULL << 32 &&
+	      hw.nominal_period_fp <= SPX_PERIOD_MAX_FP, "3.906251 MHz: 0x%" PRIx64,
+	      hw.nominal_period_fp);
 	end();
 }
 
@@ -728,7 +761,14 @@ static void test_clock_ops(void)
 	}
 	CHECK(spx_adj_fine(&hw, INT64_MIN) == 0 && c.period_fp == SPX_PERIOD_MIN_FP,
 	      "clamped extreme loads 1 ns");
-	CHECK(spx_set_period(&hw, 16ULL << 32) == -ERANGE, "16 ns rejected");
+	/* the whole 8-bit ns field goes out: 248 ns and a fraction */
+	CHECK(spx_set_period(&hw, (248ULL << 32) | 0x80000000u) == 0 &&
+	      c.per_ns == 248 && c.per_frac == 0x80000000u &&
+	      c.period_fp == ((248ULL << 32) | 0x80000000u), "248.5 ns loads: 0x%" PRIx64,
+	      c.period_fp);
+	CHECK(spx_set_period(&hw, SPX_PERIOD_MAX_FP) == 0 && c.per_ns == 255,
+	      "255.99.. ns loads");
+	CHECK(spx_set_period(&hw, 256ULL << 32) == -ERANGE, "256 ns rejected");
 	CHECK(spx_set_period(&hw, 0) == -ERANGE, "0 rejected");
 	spx_adj_fine(&hw, 0);
 	end();

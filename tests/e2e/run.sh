@@ -8,6 +8,11 @@
 # synpcix card at 00:04.0 and an e1000 with our MSI capability at 00:03.0,
 # and runs tests/e2e/guest-init.sh there. TCG only, never -enable-kvm.
 # -icount makes virtual time, and so the card's time, deterministic.
+# A second, shorter boot runs tests/e2e/guest-pps.sh with the card at a
+# small clock-scale (PHC = virtual time) and an emulated PPS: EXTTS,
+# ts2phc and the card's own servo (its results are named pps/...).
+# E2E_PPS=0 skips that boot, E2E_PPS=only runs only it. A third boot puts
+# the card behind a PCIe root port for a real device_del (guest-irq.sh).
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 . "$TOP/tests/driver/results.sh"
@@ -21,6 +26,14 @@ CYCLES=${E2E_CYCLES:-100}
 SCALE=${E2E_SCALE:-1000}
 TIMEOUT=${E2E_TIMEOUT:-400}
 ICOUNT=${E2E_ICOUNT:-shift=3,sleep=off}
+PPS=${E2E_PPS:-1}
+PPS_SCALE=${E2E_PPS_SCALE:-31}
+PPS_OSC_PPB=${E2E_PPS_OSC_PPB:-20000}
+PPS_OFFSET_NS=${E2E_PPS_OFFSET_NS:-0}
+PPS_TIMEOUT=${E2E_PPS_TIMEOUT:-400}
+# 1 ns per instruction: the kernel's boot work takes 1/8 of the virtual
+# time it takes at shift=3, and every virtual second costs 6.2 M card clocks
+PPS_ICOUNT=${E2E_PPS_ICOUNT:-shift=0,sleep=off}
 
 t_run qemu-build make --no-print-directory -C "$TOP" qemu
 [ -f "$TOP/build/qemu/build-time.txt" ] && echo "note: $(cat "$TOP/build/qemu/build-time.txt")"
@@ -37,6 +50,44 @@ if ! guest_kernel >"$SUITE_LOG_DIR/kernel.txt"; then
 	t_fail guest-kernel "$(cat "$SUITE_LOG_DIR/kernel.txt")"
 	suite_end
 	exit 1
+fi
+
+# --- PPS guest: the card at clock-scale PPS_SCALE with pps=on
+pps_boot() {
+	_po="$OUT/pps"
+	_pr="$_po/initramfs"
+	mkdir -p "$_po"
+	sed -e "s/^SCALE=.*/SCALE=$PPS_SCALE/" -e "s/^OSC_PPB=.*/OSC_PPB=$PPS_OSC_PPB/" \
+		-e "s/^PPS_OFFSET_NS=.*/PPS_OFFSET_NS=$PPS_OFFSET_NS/" \
+		"$TOP/tests/e2e/guest-pps.sh" | guest_root "$_pr" -
+	t_run pps/guest-module guest_module "$_pr" "$KMOD/synpcix/synpcix.ko"
+	t_run pps/guest-tools ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
+		"$TOP/tests/kernel/ptpio.c" -o "$_pr/bin/ptpio"
+	guest_regs_env "$_pr/etc/regs.env"
+	t_run pps/phc_ctl guest_binary "$_pr" /usr/sbin/phc_ctl
+	t_run pps/ts2phc guest_binary "$_pr" /usr/sbin/ts2phc
+	t_run pps/initramfs guest_pack "$_pr" "$_po/initramfs.gz"
+	guest_boot "$_po" "$PPS_TIMEOUT" "$QEMU" "iomem=relaxed" \
+		-L /usr/share/qemu -L /usr/share/seabios -icount "$PPS_ICOUNT" -smp 1 \
+		-device synpcix,addr=04.0,clock-scale="$PPS_SCALE",pps=on,pps-offset-ns="$PPS_OFFSET_NS",osc-ppb="$PPS_OSC_PPB"
+	echo "note: PPS guest: clock-scale $PPS_SCALE, osc $PPS_OSC_PPB ppb, PPS offset $PPS_OFFSET_NS ns, icount $PPS_ICOUNT: ${GUEST_SECS}s"
+	mkdir -p "$SUITE_LOG_DIR/pps"
+	cp "$_po/console.log" "$_po/qemu.log" "$SUITE_LOG_DIR/pps/" 2>/dev/null
+	sed -e 's/^ok /ok pps\//' -e 's/^not ok /not ok pps\//' "$_po/results.txt" >"$_po/results-named.txt"
+	results_read "$_po/results-named.txt"
+	if grep -q '^done' "$_po/results.txt"; then
+		t_pass pps/guest-finished
+	else
+		t_fail pps/guest-finished "guest did not finish (qemu exit $GUEST_RC, ${GUEST_SECS}s; console: ${SUITE_LOG_DIR#"$TOP"/}/pps/console.log)"
+		tail -n 25 "$_po/console.log" | sed 's/^/    | /'
+		tail -n 5 "$_po/qemu.log" | sed 's/^/    | /'
+	fi
+	[ "$RESULTS_N" -gt 0 ] || t_fail pps/guest-ran-tests "no results from the PPS guest"
+}
+if [ "$PPS" = only ]; then
+	pps_boot
+	suite_end
+	exit
 fi
 
 # --- initramfs
@@ -121,4 +172,5 @@ cp "$OUT2/console.log" "$SUITE_LOG_DIR/hotplug-console.log" 2>/dev/null
 results_read "$OUT2/results.txt"
 grep -q '^done' "$OUT2/results.txt" && t_pass hotplug-guest-finished ||
 	t_fail hotplug-guest-finished "qemu exit $GUEST_RC, ${GUEST_SECS}s; console: ${SUITE_LOG_DIR#"$TOP"/}/hotplug-console.log"
+[ "$PPS" = 0 ] || pps_boot
 suite_end
