@@ -53,7 +53,10 @@ $(QEMU_DL)/.fetched:
 	@touch $@
 
 # Unpack with Debian's patches, then ours; configure out of tree.
-$(QEMU_OBJ)/.configured: $(QEMU_DL)/.fetched $(QEMU_PATCHDIR)/series $(QEMU_PATCHES)
+# The device's headers (the generated register header among them) are
+# copied in here, so they must exist first (order-only: a changed header
+# is copied by the link rule below, without a new configure).
+$(QEMU_OBJ)/.configured: $(QEMU_DL)/.fetched $(QEMU_PATCHDIR)/series $(QEMU_PATCHES) | $(QEMU_DEV_HDRS)
 	@rm -rf $(QEMU_SRC) $(QEMU_OBJ)
 	@date +%s >$(QEMU_DIR)/.build-start
 	dpkg-source --no-check -x $$(ls $(QEMU_DL)/qemu_*.dsc | tail -n 1) $(QEMU_SRC) >$(QEMU_DIR)/unpack.log 2>&1 || { tail -n 20 $(QEMU_DIR)/unpack.log; exit 1; }
