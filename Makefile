@@ -39,6 +39,7 @@ include mk/repo.mk
 -include mk/tools.mk
 -include mk/driver.mk
 -include mk/kernel.mk
+-include mk/e1000.mk
 -include mk/e2e.mk
 
 # Suites run one after another (each may use both cores inside); a suite
