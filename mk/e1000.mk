@@ -45,7 +45,7 @@ $(E1000_DIR)/.patched: $(E1000_ORIG)/.extracted $(E1000_PATCHDIR)/series $(E1000
 	@cp -p $(E1000_ORIG)/* $(E1000_DIR)/
 	@set -e; for p in $(E1000_PATCHES); do \
 		echo "  PATCH $$p"; \
-		if ! patch -p1 -s -N --batch -r - --no-backup-if-mismatch -d $(E1000_DIR) <$$p >$(E1000_DIR)/.patch.log 2>&1; then \
+		if ! patch -p1 -s -N -F 0 --batch -r - --no-backup-if-mismatch -d $(E1000_DIR) <$$p >$(E1000_DIR)/.patch.log 2>&1; then \
 			echo "e1000: $$p does not apply to the e1000 of $(E1000_KSRC):"; \
 			sed 's/^/    /' $(E1000_DIR)/.patch.log; \
 			rm -f $(E1000_DIR)/.patched; exit 1; \
