@@ -3,8 +3,9 @@
  * SynPCI-X PCI driver: probe and remove.
  *
  * Every resource is managed (pcim_*, devm_*), so each error path and
- * removal unwinds in reverse order without code here: PHC unregistered,
- * vectors freed, BAR unmapped, device disabled.
+ * removal unwinds in reverse order without code here: slots revoked, PHC
+ * unregistered, IRQ handlers freed, vectors freed, BAR unmapped, device
+ * disabled.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -43,6 +44,65 @@ static void __iomem *synpcix_map_bar(struct pci_dev *pdev, int bar)
 
 	return err ? IOMEM_ERR_PTR(err) : pcim_iomap_table(pdev)[bar];
 #endif
+}
+
+/*
+ * The card's own interrupt handler, first on its IRQ (requested in probe,
+ * before any slot holder can request the same IRQ).
+ *
+ * MSI: the vector is the card's alone, so every interrupt on it is the
+ * card's and handled. Slot holders (msi_redirect) share it and return
+ * IRQ_NONE when the raise was not their slot's; without this handler a
+ * vector whose holders all said no (activity already reported, no holder
+ * at all) would count as unhandled and the spurious-interrupt detector
+ * would eventually disable it for everyone.
+ *
+ * INTx: a level line, possibly shared with other devices. The card keeps
+ * it asserted from a raise until a write to irq.mask (the acknowledge,
+ * docs/driver.md "Interrupts"); spx_irq_ack() writes the mask back as it
+ * is and then reads irq.raised: unchanged means the line was not ours.
+ * Acknowledging before the holders look at their slots (they run after
+ * this handler) loses no raise: one after the acknowledge asserts the line
+ * again.
+ *
+ * EXTTS (PPS and event inputs) stays polled by the PTP aux worker: the
+ * gateware raises interrupts only for MSI slots (card_irq has one request
+ * per slot, none for the event FIFO).
+ */
+static irqreturn_t synpcix_irq(int irq, void *data)
+{
+	struct synpcix *sp = data;
+	u32 raised;
+
+	if (!sp->intx)
+		return IRQ_HANDLED;
+	if (spx_irq_ack(&sp->hw, &raised))
+		return IRQ_NONE;	/* no irq block, or the card is gone */
+	if (raised == sp->irq_raised_seen)
+		return IRQ_NONE;
+	sp->irq_raised_seen = raised;
+	return IRQ_HANDLED;
+}
+
+static int synpcix_request_irqs(struct synpcix *sp)
+{
+	struct device *dev = &sp->pdev->dev;
+	int i, err;
+
+	if (sp->intx && spx_irq_ack(&sp->hw, &sp->irq_raised_seen))
+		dev_warn(dev, "INTx without an irq block: the line cannot be acknowledged\n");
+	for (i = 0; i < sp->nvec; i++) {
+		int irq = pci_irq_vector(sp->pdev, i);
+
+		if (irq < 0)
+			return dev_err_probe(dev, irq, "no IRQ for vector %d\n", i);
+		/* shared: slot holders hang their handlers on it */
+		err = devm_request_irq(dev, irq, synpcix_irq, IRQF_SHARED,
+				       KBUILD_MODNAME, sp);
+		if (err)
+			return dev_err_probe(dev, err, "cannot request IRQ %d\n", irq);
+	}
+	return 0;
 }
 
 static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -114,8 +174,13 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	} else {
 		sp->irq_kind = pdev->msi_enabled ? "MSI" : "INTx";
 		sp->nvec = nvec;
+		sp->intx = !pdev->msi_enabled;
 	}
 	sp->regs_phys = pci_resource_start(pdev, bar);
+	/* after the vectors, so devm frees the handlers before them */
+	err = synpcix_request_irqs(sp);
+	if (err)
+		return err;
 
 	pci_set_drvdata(pdev, sp);
 	err = synpcix_ptp_register(sp);

@@ -246,16 +246,58 @@ int synpcix_slot_disable(struct synpcix_slot *h)
 EXPORT_SYMBOL_GPL(synpcix_slot_disable);
 
 /*
- * Linux IRQ of the card's vector for this slot: with one MSI vector per
- * slot, vector nr; with a single vector (MSI or INTx, shared by all slots:
- * request it with IRQF_SHARED and check irq pending), vector 0.
+ * Linux IRQ of the card's vector for this slot: the card sends vector
+ * nr with the bits above the granted count dropped (docs/card-internals.md
+ * section 5), so with one vector per slot it is vector nr, with a single
+ * one (MSI or INTx) vector 0 for every slot. A shared one is requested with
+ * IRQF_SHARED, and the handler asks synpcix_slot_irq_check() whether the
+ * interrupt was this slot's. -ENXIO: the card has no interrupt.
  */
 int synpcix_slot_irq(struct synpcix_slot *h)
 {
 	return SLOT_CALL(h, sp->nvec <= 0 ? -ENXIO :
-			 pci_irq_vector(sp->pdev, (int)h->nr < sp->nvec ? h->nr : 0));
+			 pci_irq_vector(sp->pdev, h->nr & (sp->nvec - 1)));
 }
 EXPORT_SYMBOL_GPL(synpcix_slot_irq);
+
+/**
+ * synpcix_slot_irq_check - new activity on the slot since *@seen?
+ * @h: the slot
+ * @seen: the holder's copy of the slot's activity count (captures handled
+ *        plus doorbells lost to a full FIFO); set it with a first call
+ *        before requesting the IRQ
+ *
+ * The card's interrupt for a slot follows the write-back of that count
+ * (docs/stamping.md, pass step 5 before 6), so a handler that sees the
+ * count unchanged was called for another slot sharing the vector, or for a
+ * raise whose activity an earlier call already reported.
+ *
+ * Any context, hard IRQ included (a spinlock, two register reads and one
+ * write; on the card the window read waits for the engine to finish a pass,
+ * a few microseconds at most). No sleeping lock: the holder calls it only
+ * while it holds the slot and from its own IRQ handler, which it frees in
+ * revoke, so the card is there.
+ *
+ * Return: 1 new activity (*@seen updated), 0 none, -ENODEV after revoke or
+ * when the card does not answer.
+ */
+int synpcix_slot_irq_check(struct synpcix_slot *h, u32 *seen)
+{
+	struct synpcix *sp = READ_ONCE(h->sp);
+	u32 now;
+	int err;
+
+	if (!sp)
+		return -ENODEV;
+	err = spx_slot_activity(&sp->hw, h->nr, &now);
+	if (err)
+		return err;
+	if (now == *seen)
+		return 0;
+	*seen = now;
+	return 1;
+}
+EXPORT_SYMBOL_GPL(synpcix_slot_irq_check);
 
 int synpcix_slot_irq_mask(struct synpcix_slot *h, bool masked)
 {

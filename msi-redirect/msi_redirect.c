@@ -28,6 +28,23 @@
  * bus notifier below usually restores first (UNBIND_DRIVER of the card).
  * The device's message data becomes the slot's tag (0x53NN), so the card's
  * last_data shows which writes came from us.
+ *
+ * Forwarding. While a vector is redirected its MSI never reaches the CPU;
+ * the card raises its own interrupt for the slot after it has stamped. We
+ * request that card IRQ (synpcix_slot_irq, IRQF_SHARED: slots may share
+ * one vector, and an INTx line is shared anyway) and in the handler run
+ * the redirected vector's Linux IRQ with generic_handle_irq_safe(), so the
+ * device's own handler, its flow handler and /proc/interrupts count see an
+ * ordinary interrupt. When the card IRQ is shared we forward only when the
+ * slot's activity count (captures + lost doorbells) moved since the last
+ * forward (synpcix_slot_irq_check). docs/driver.md, "Interrupt path", has
+ * the details: what the x86 flow handler's ack does for a vector that was
+ * not delivered, the race at detach and how it is closed.
+ *
+ * In-kernel API (msi_redirect.h): msi_redirect_slot()/msi_redirect_release()
+ * for a driver that holds its own slot; sysfs and API redirects share one
+ * list. An API redirect that the bus notifier restores (device or card
+ * going away) stays allocated, inactive, until its owner releases it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,9 +58,13 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <linux/msi.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irq_work.h>
 
 #include "synpcix_pci_ids.h"
 #include "synpcix_slot.h"
+#include "msi_redirect.h"
 
 #define MSIR_WATCH_MS 1000
 
@@ -69,6 +90,14 @@ struct msir {
 	u16 orig_cmd_intx;		/* PCI_COMMAND_INTX_DISABLE as found */
 	dma_addr_t db_dma;		/* doorbell as the device sees it */
 	phys_addr_t db_phys;
+	bool api;			/* msi_redirect_slot(): the slot is the caller's */
+	bool active;			/* on msir_list, device redirected */
+	int dev_irq;			/* Linux IRQ of the redirected vector */
+	int card_irq;			/* the slot's card IRQ while requested, else 0 */
+	u32 seen;			/* slot activity count at the last forward */
+	unsigned long forwarded;	/* forwards (written by the handler only) */
+	struct irq_work fwd_work;	/* the last forward at detach, in hard IRQ */
+	char irq_name[40];
 };
 
 static LIST_HEAD(msir_list);
@@ -169,25 +198,87 @@ static void msir_free(struct msir *r)
 {
 	if (r->msix_entry)
 		iounmap(r->msix_entry);
-	synpcix_slot_put(r->slot);	/* NULL or ERR_PTR: nothing */
+	if (!r->api)
+		synpcix_slot_put(r->slot);	/* NULL or ERR_PTR: nothing */
 	pci_dev_put(r->pdev);
 	kfree(r);
 }
 
-/* Put the device back as found. Caller holds msir_lock; r is unlinked. */
+/* ------------------------------------------------------------------ */
+/* Forwarding the card's interrupt to the device's IRQ                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Hard IRQ context (the card's vector; on INTx after synpcix's own handler,
+ * which acknowledged the line first). The slot is valid here: revoke and
+ * every detach free this handler before the slot can go.
+ */
+static irqreturn_t msir_card_irq(int irq, void *data)
+{
+	struct msir *r = data;
+
+	if (synpcix_slot_irq_check(r->slot, &r->seen) <= 0)
+		return IRQ_NONE;	/* another slot's, or the card is gone */
+	r->forwarded++;
+	generic_handle_irq_safe(r->dev_irq);
+	return IRQ_HANDLED;
+}
+
+/* The detach's last forward; irq_work runs it in hard IRQ context. */
+static void msir_fwd_work(struct irq_work *work)
+{
+	struct msir *r = container_of(work, struct msir, fwd_work);
+
+	generic_handle_irq_safe(r->dev_irq);
+}
+
+/*
+ * Stop forwarding, after the device's message points back at its own
+ * vector. A capture the card latched before that may still be in the
+ * engine, its raise not yet here: once the handler is gone, one more look
+ * at the slot's activity count, and if it moved (or the card cannot say)
+ * the device's handler runs once more, so no interrupt of the device is
+ * lost (an 82574 auto-masks its cause on the MSI and sends none until the
+ * driver has seen it). x86 requires hard IRQ context for that (IRQ
+ * context enforcement of the vector domain), hence the irq_work.
+ */
+static void msir_stop_forwarding(struct msir *r, bool device_present)
+{
+	if (!r->card_irq)
+		return;
+	free_irq(r->card_irq, r);
+	r->card_irq = 0;
+	if (device_present && synpcix_slot_irq_check(r->slot, &r->seen) != 0) {
+		r->forwarded++;
+		irq_work_queue(&r->fwd_work);
+		irq_work_sync(&r->fwd_work);
+	}
+}
+
+/*
+ * Put the device back as found and stop forwarding. Caller holds
+ * msir_lock; r is unlinked. A sysfs redirect is freed; an API redirect
+ * stays, inactive, until msi_redirect_release().
+ */
 static void msir_restore(struct msir *r, bool device_present)
 {
-	if (device_present && pci_device_is_present(r->pdev)) {
+	bool present = device_present && pci_device_is_present(r->pdev);
+
+	if (present) {
 		msir_write_msg(r, &r->orig);
 		msir_set_intx_disable(r->pdev, r->orig_cmd_intx);
 	}
+	msir_stop_forwarding(r, present);
 	if (r->db_dma)
 		dma_unmap_resource(&r->pdev->dev, r->db_dma, sizeof(u32),
 				   DMA_FROM_DEVICE, 0);
-	pci_info(r->pdev, "vector %u restored (MSI%s to %08x:%08x data %04x)\n",
+	r->db_dma = 0;
+	r->active = false;
+	pci_info(r->pdev, "vector %u restored (MSI%s to %08x:%08x data %04x), %lu interrupt(s) forwarded\n",
 		 r->vector, r->msix ? "-X" : "", r->orig.addr_hi, r->orig.addr_lo,
-		 r->orig.data);
-	msir_free(r);
+		 r->orig.data, r->forwarded);
+	if (!r->api)
+		msir_free(r);
 }
 
 /*
@@ -327,19 +418,84 @@ static int msir_check_device(struct msir *r)
 		return r->msix_entry ? 0 : -ENOMEM;
 	}
 	if (pdev->msi_enabled) {
+		u16 flags;
+
 		/* multiple MSI vectors share one address: all move or none */
 		if (r->vector != 0) {
 			pci_warn(pdev, "refused: MSI vectors share one address, only vector 0 (all of them) can be redirected\n");
 			return -EINVAL;
 		}
+		/* and the card's capture cannot tell them apart to forward */
+		pci_read_config_word(pdev, pdev->msi_cap + PCI_MSI_FLAGS, &flags);
+		if (flags & PCI_MSI_FLAGS_QSIZE) {
+			pci_warn(pdev, "refused: %u MSI vectors enabled, the card could forward only one\n",
+				 1u << ((flags & PCI_MSI_FLAGS_QSIZE) >> 4));
+			return -EINVAL;
+		}
 		return 0;
 	}
 	pci_warn(pdev, "refused: MSI/MSI-X not enabled (its driver uses INTx or is not bound)\n");
-	return -EINVAL;
+	return -ENODEV;
 }
 
-static int msir_attach(struct pci_dev *pdev, unsigned int vector,
-		       unsigned int slot)
+/*
+ * Request the slot's card IRQ for r, with r->seen at the slot's current
+ * activity, before the device's message moves: from the first capture on,
+ * the card's interrupt finds the handler. A card without any interrupt
+ * (no MSI and no INTx pin, e.g. the kernel test's register image) cannot
+ * forward: an API caller is refused (its handler would never run), a
+ * sysfs attach goes ahead without forwarding and says so (for a consumer
+ * that polls the stamps).
+ */
+static int msir_start_forwarding(struct msir *r, bool required)
+{
+	struct pci_dev *pdev = r->pdev;
+	int irq, err;
+
+	r->dev_irq = pci_irq_vector(pdev, r->vector);
+	if (r->dev_irq <= 0) {
+		pci_warn(pdev, "refused: vector %u has no Linux IRQ (%d)\n",
+			 r->vector, r->dev_irq);
+		return -EINVAL;
+	}
+	irq = synpcix_slot_irq(r->slot);
+	if (irq == -ENODEV) {
+		pci_warn(pdev, "refused: the card's slot %u is gone\n", r->slot_nr);
+		return -ENODEV;
+	}
+	if (irq <= 0 && required) {
+		pci_warn(pdev, "refused: the card has no interrupt for slot %u (%d), the device's interrupts could not be forwarded\n",
+			 r->slot_nr, irq);
+		return -EOPNOTSUPP;
+	}
+	if (irq <= 0) {
+		pci_warn(pdev, "the card has no interrupt (%d): vector %u's interrupts are NOT forwarded while it is redirected, its handler will not run\n",
+			 irq, r->vector);
+		return 0;
+	}
+	err = synpcix_slot_irq_check(r->slot, &r->seen);
+	if (err < 0) {
+		pci_warn(pdev, "refused: the card's slot %u does not answer (%d)\n",
+			 r->slot_nr, err);
+		return err;
+	}
+	snprintf(r->irq_name, sizeof(r->irq_name), "msi_redirect %s v%u",
+		 pci_name(pdev), r->vector);
+	err = request_irq(irq, msir_card_irq, IRQF_SHARED, r->irq_name, r);
+	if (err) {
+		pci_warn(pdev, "refused: cannot share the card's IRQ %d (%d)\n", irq, err);
+		return err;
+	}
+	r->card_irq = irq;
+	return 0;
+}
+
+/*
+ * Redirect pdev's vector to a slot: the one given (API: the caller holds
+ * it) or slot number slot_nr taken here (sysfs). Caller holds msir_lock.
+ */
+static struct msir *msir_attach(struct pci_dev *pdev, unsigned int vector,
+				unsigned int slot_nr, struct synpcix_slot *slot)
 {
 	phys_addr_t db;
 	struct msir *r;
@@ -350,26 +506,37 @@ static int msir_attach(struct pci_dev *pdev, unsigned int vector,
 	lockdep_assert_held(&msir_lock);
 	if (msir_find(pdev, vector)) {
 		pci_warn(pdev, "refused: vector %u is already redirected\n", vector);
-		return -EBUSY;
+		return ERR_PTR(-EBUSY);
 	}
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	r->pdev = pci_dev_get(pdev);
 	r->vector = vector;
-	r->slot_nr = slot;
+	r->slot_nr = slot_nr;
+	r->fwd_work = IRQ_WORK_INIT_HARD(msir_fwd_work);
 
 	err = msir_check_device(r);
 	if (err)
 		goto fail;
-	err = msir_take_slot(r, slot);
-	if (err)
-		goto fail;
+	if (slot) {
+		r->api = true;
+		r->slot = slot;
+		r->slot_nr = synpcix_slot_nr(slot);
+		r->card = synpcix_slot_card(slot);
+	} else {
+		err = msir_take_slot(r, slot_nr);
+		if (err)
+			goto fail;
+	}
 	err = synpcix_slot_doorbell(r->slot, &db, &data);
 	if (err) {
-		pci_warn(pdev, "refused: the card's slot %u is gone (%d)\n", slot, err);
+		pci_warn(pdev, "refused: the card's slot %u is gone (%d)\n", r->slot_nr, err);
 		goto fail;
 	}
+	err = msir_start_forwarding(r, !!slot);
+	if (err)
+		goto fail;
 
 	msir_read_msg(r, &r->orig);
 	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
@@ -377,19 +544,26 @@ static int msir_attach(struct pci_dev *pdev, unsigned int vector,
 	err = msir_redirect(r, db, data);
 	if (err)
 		goto fail;
+	r->active = true;
 	list_add_tail(&r->node, &msir_list);
 	if (list_is_singular(&msir_list))
 		schedule_delayed_work(&msir_watch_work,
 				      msecs_to_jiffies(MSIR_WATCH_MS));
-	pci_info(pdev, "vector %u redirected to SynPCI-X %s slot %u (doorbell %pa, bus %pad)\n",
-		 vector, pci_name(r->card), slot, &r->db_phys, &r->db_dma);
-	return 0;
+	pci_info(pdev, "vector %u (IRQ %d) redirected to SynPCI-X %s slot %u (doorbell %pa, bus %pad), forwarded from card IRQ %d (0: none)\n",
+		 vector, r->dev_irq, pci_name(r->card), r->slot_nr, &r->db_phys,
+		 &r->db_dma, r->card_irq);
+	return r;
 fail:
+	if (r->card_irq) {
+		free_irq(r->card_irq, r);
+		r->card_irq = 0;
+	}
 	if (r->db_dma)
 		dma_unmap_resource(&pdev->dev, r->db_dma, sizeof(u32),
 				   DMA_FROM_DEVICE, 0);
+	r->api = !!slot;	/* a caller's slot is not ours to put */
 	msir_free(r);
-	return err;
+	return ERR_PTR(err);
 }
 
 /* Restore every redirect of pdev (as device or as card); NULL: all. */
@@ -453,6 +627,63 @@ static void msir_watch(struct work_struct *work)
 }
 
 /* ------------------------------------------------------------------ */
+/* In-kernel API (msi_redirect.h)                                      */
+/* ------------------------------------------------------------------ */
+
+/**
+ * msi_redirect_slot - point a device's vector at a slot the caller holds
+ * @pdev: the device; its driver has enabled MSI or MSI-X
+ * @vector: MSI-X entry index, or 0 for MSI
+ * @slot: a slot from synpcix_slot_get(), held until msi_redirect_release()
+ *
+ * Return: the redirect, or ERR_PTR(-EINVAL) for bad arguments or a vector
+ * that does not exist, -ENODEV when MSI/MSI-X is not enabled or the card is
+ * gone, -EBUSY when the vector is redirected already, -EOPNOTSUPP when the
+ * device has no MSI capability, the platform cannot let it write the
+ * doorbell (IOMMU, interrupt window, 32-bit MSI above 4 GiB) or the card
+ * has no interrupt to forward (the sysfs attach allows that one, with a
+ * warning). The log says why. May sleep.
+ */
+struct msir *msi_redirect_slot(struct pci_dev *pdev, unsigned int vector,
+			       struct synpcix_slot *slot)
+{
+	struct msir *r;
+
+	if (!pdev || IS_ERR_OR_NULL(slot))
+		return ERR_PTR(-EINVAL);
+	mutex_lock(&msir_lock);
+	r = msir_attach(pdev, vector, 0, slot);
+	mutex_unlock(&msir_lock);
+	if (IS_ERR(r) && (PTR_ERR(r) == -EPERM || PTR_ERR(r) == -ERANGE))
+		r = ERR_PTR(-EOPNOTSUPP);
+	return r;
+}
+EXPORT_SYMBOL_GPL(msi_redirect_slot);
+
+/**
+ * msi_redirect_release - undo msi_redirect_slot(); NULL or ERR_PTR: nothing
+ * @r: the redirect
+ *
+ * Restores the device's message and INTx bit (unless the bus notifier did
+ * already, when the device or the card went away) and stops forwarding.
+ * Call it before synpcix_slot_put() and before the device's vectors are
+ * freed. May sleep.
+ */
+void msi_redirect_release(struct msir *r)
+{
+	if (IS_ERR_OR_NULL(r))
+		return;
+	mutex_lock(&msir_lock);
+	if (r->active) {
+		list_del(&r->node);
+		msir_restore(r, true);
+	}
+	mutex_unlock(&msir_lock);
+	msir_free(r);
+}
+EXPORT_SYMBOL_GPL(msi_redirect_release);
+
+/* ------------------------------------------------------------------ */
 /* sysfs                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -498,8 +729,8 @@ static ssize_t attach_store(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	unsigned int vector, slot;
 	struct pci_dev *pdev;
+	struct msir *r;
 	char bdf[32];
-	int err;
 
 	if (msir_words(buf, count, bdf, sizeof(bdf), &vector, &slot) != 3) {
 		pr_warn("attach: expected \"DDDD:BB:DD.F VECTOR SLOT\"\n");
@@ -512,10 +743,10 @@ static ssize_t attach_store(struct kobject *kobj, struct kobj_attribute *attr,
 		return PTR_ERR(pdev);
 	}
 	mutex_lock(&msir_lock);
-	err = msir_attach(pdev, vector, slot);
+	r = msir_attach(pdev, vector, slot, NULL);
 	mutex_unlock(&msir_lock);
 	pci_dev_put(pdev);
-	return err ? err : count;
+	return IS_ERR(r) ? PTR_ERR(r) : count;
 }
 
 static ssize_t detach_store(struct kobject *kobj, struct kobj_attribute *attr,
@@ -552,11 +783,13 @@ static ssize_t redirects_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 	mutex_lock(&msir_lock);
 	list_for_each_entry(r, &msir_list, node)
-		len += sysfs_emit_at(buf, len, "%s %u slot %u card %s MSI%s orig %08x:%08x/%04x now %08x:%08x/%04x\n",
+		len += sysfs_emit_at(buf, len, "%s %u slot %u card %s MSI%s orig %08x:%08x/%04x now %08x:%08x/%04x irq %d card_irq %d forwarded %lu %s\n",
 				     pci_name(r->pdev), r->vector, r->slot_nr,
 				     pci_name(r->card), r->msix ? "-X" : "",
 				     r->orig.addr_hi, r->orig.addr_lo, r->orig.data,
-				     r->redir.addr_hi, r->redir.addr_lo, r->redir.data);
+				     r->redir.addr_hi, r->redir.addr_lo, r->redir.data,
+				     r->dev_irq, r->card_irq, READ_ONCE(r->forwarded),
+				     r->api ? "api" : "sysfs");
 	mutex_unlock(&msir_lock);
 	return len;
 }

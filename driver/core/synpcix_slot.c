@@ -491,6 +491,53 @@ int spx_irq_raised(struct spx_hw *hw, u32 *raised)
 	return RD_LIVE(hw, IRQ, RAISED, raised);
 }
 
+/*
+ * Acknowledge the card's INTx and say whether the card raised since the
+ * last call: the shared-line handler's check. Writing irq.mask (with its
+ * own value) is the acknowledge (docs/driver.md, "Interrupts"); it comes
+ * before the read of irq.raised, so a raise after the read asserts the line
+ * again and is not lost, and a raise before it is in the count.
+ */
+int spx_irq_ack(struct spx_hw *hw, u32 *raised)
+{
+	u32 mask;
+
+	if (!hw->present[SPX_BLK_IRQ])
+		return -EOPNOTSUPP;
+	spx_lock(&hw->os);
+	mask = RD(hw, IRQ, MASK);
+	if (mask != SPX_ALL_ONES) {
+		WR(hw, IRQ, MASK, mask);
+		*raised = RD(hw, IRQ, RAISED);
+	}
+	spx_unlock(&hw->os);
+	return mask == SPX_ALL_ONES ? -ENODEV : 0;
+}
+
+/*
+ * A slot's activity count: captures handled plus doorbells lost to a full
+ * FIFO (each handled capture is followed by a raise of the slot's vector;
+ * the engine writes the count back before it requests that raise).
+ */
+int spx_slot_activity(struct spx_hw *hw, unsigned int slot, u32 *count)
+{
+	u32 captures, overflow;
+	int err;
+
+	err = spx_slot_arg(hw, slot);
+	if (err)
+		return err;
+	spx_lock(&hw->os);
+	spx_sel(hw, slot);
+	captures = RD(hw, MSI_SLOTS, CAPTURES);
+	overflow = RD(hw, MSI_SLOTS, OVERFLOW);
+	spx_unlock(&hw->os);
+	if (captures == SPX_ALL_ONES && overflow == SPX_ALL_ONES)
+		return -ENODEV;
+	*count = captures + overflow;
+	return 0;
+}
+
 /* ---------------------------------------------------------------- */
 /* Capture unit DMA                                                  */
 /* ---------------------------------------------------------------- */

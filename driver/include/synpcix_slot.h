@@ -25,8 +25,15 @@
  * The holder's module links against synpcix, so synpcix.ko itself cannot
  * be unloaded while a holder module is loaded.
  *
- * Context: everything may sleep except synpcix_slot_stamp(), which is safe
- * in any context (NAPI, hard IRQ) and takes no lock.
+ * Interrupts: the card raises its interrupt for a slot after it has
+ * stamped; synpcix_slot_irq() is its Linux IRQ, shared (IRQF_SHARED) when
+ * slots share a vector or the card uses INTx (synpcix itself acknowledges
+ * INTx in its own handler, registered first). synpcix_slot_irq_check()
+ * says whether the slot has new activity, for a shared handler.
+ *
+ * Context: everything may sleep except synpcix_slot_stamp() and
+ * synpcix_slot_irq_check(), which are safe in any context (NAPI, hard IRQ)
+ * and take no sleeping lock.
  */
 #ifndef SYNPCIX_SLOT_API_H
 #define SYNPCIX_SLOT_API_H
@@ -66,6 +73,7 @@ int synpcix_slot_set_ring(struct synpcix_slot *slot,
 int synpcix_slot_enable(struct synpcix_slot *slot);
 int synpcix_slot_disable(struct synpcix_slot *slot);
 int synpcix_slot_irq(struct synpcix_slot *slot);
+int synpcix_slot_irq_check(struct synpcix_slot *slot, u32 *seen);
 int synpcix_slot_irq_mask(struct synpcix_slot *slot, bool masked);
 int synpcix_slot_cause_acc(struct synpcix_slot *slot, u32 *acc);
 int synpcix_slot_phc_index(struct synpcix_slot *slot);

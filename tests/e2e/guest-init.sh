@@ -195,6 +195,8 @@ echo $E1000 >/sys/bus/pci/drivers/e1000/bind
 sleep 1
 check e1000-rebound test -e /sys/bus/pci/drivers/e1000/$E1000
 
+. /lib/guest-irq.sh	# interrupt path through the card (tests/e2e/guest-irq.sh)
+
 # --- load/unload cycles with the card present, leak and log checks
 rmmod synpcix
 insmod $M/synpcix.ko && rmmod synpcix	# first-load allocations out of the count

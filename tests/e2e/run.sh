@@ -48,10 +48,14 @@ sed -e "s/^CYCLES=.*/CYCLES=$CYCLES/" -e "s/^SCALE=.*/SCALE=$SCALE/" \
 	"$TOP/tests/e2e/guest-init.sh" | guest_root "$R" -
 t_run guest-modules guest_module "$R" "$KMOD/synpcix/synpcix.ko" \
 	"$KMOD/msi_redirect/msi_redirect.ko" \
-	drivers/net/ethernet/intel/e1000/e1000.ko
-# the patched e1000 (tests/e2e/guest-e1000.sh) beside the stock one
+	drivers/net/ethernet/intel/e1000/e1000.ko \
+	drivers/net/ethernet/intel/e1000e/e1000e.ko
+# guest-init.sh sources the per-topic files tests/e2e/guest-*.sh from /lib
+t_run guest-scripts sh -c "for f in '$TOP'/tests/e2e/guest-*.sh; do \
+	[ \"\$f\" = '$TOP/tests/e2e/guest-init.sh' ] || cp \"\$f\" '$R/lib/' || exit 1; done"
+# the patched e1000 (tests/e2e/guest-e1000.sh) beside the stock one; tcpdump
+# -Z root needs root in /etc/passwd
 t_run guest-e1000-synpcix sh -c "cp '$KMOD/e1000/e1000.ko' '$R/lib/modules/e1000-synpcix.ko' && \
-	cp '$TOP/tests/e2e/guest-e1000.sh' '$R/lib/guest-e1000.sh' && \
 	printf 'root:x:0:0:root:/:/bin/sh\\n' >'$R/etc/passwd' && \
 	printf 'root:x:0:\\n' >'$R/etc/group'"
 t_run guest-tools sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
@@ -73,6 +77,7 @@ t_run initramfs guest_pack "$R" "$OUT/initramfs.gz"
 guest_boot "$OUT" "$TIMEOUT" "$QEMU" "slub_debug=FZPU" \
 	-L /usr/share/qemu -L /usr/share/seabios -icount "$ICOUNT" -smp 1 \
 	-netdev user,id=n0 -device e1000,netdev=n0,addr=03.0,romfile=,rxlog="$OUT/rxlog.txt" \
+	-netdev user,id=n1,net=10.0.3.0/24 -device e1000e,netdev=n1,addr=05.0,romfile= \
 	-device synpcix,addr=04.0,clock-scale="$SCALE"
 echo "note: clock-scale $SCALE, icount $ICOUNT, $CYCLES cycles"
 RES="$OUT/results.txt"
