@@ -21,7 +21,7 @@ help:
 	@echo "  make regmap      regenerate register map outputs (VHDL, C, docs)"
 	@echo "  make bitstream   iCE40 HX8K bitstream + build/bitstream/report.json"
 	@echo "  make flash       write the bitstream to the card's SPI flash"
-	@echo "  make modules     synpcix.ko and msi_redirect.ko (KDIR=... for another kernel)"
+	@echo "  make modules     synpcix.ko, msi_redirect.ko, patched e1000.ko (KDIR=... for another kernel)"
 	@echo "  make tools       tsstat, tsprobe, clkjitter, irqlat into build/tools/"
 	@echo "  make bench-tools tsstat vs capinfos on a 10^7-packet capture"
 	@echo "  make test-<s>    one suite, s in: $(SUITES)"
