@@ -340,6 +340,11 @@ int e1000_synpcix_ioctl(struct net_device *netdev, struct ifreq *ifr, int cmd)
  * one (or without synpcix.ko): the stock answer. While stamping is off the
  * card is asked through a slot taken for the question and given back.
  */
+/* A slot taken only for the question above needs no revoke work. */
+static void spx_revoke_nothing(struct synpcix_slot *slot, void *ctx)
+{
+}
+
 int e1000_synpcix_get_ts_info(struct net_device *netdev,
 			      struct ethtool_ts_info *info)
 {
@@ -354,7 +359,7 @@ int e1000_synpcix_get_ts_info(struct net_device *netdev,
 	} else {
 		if (spx_ops_get(&o, false))
 			return ethtool_op_get_ts_info(netdev, info);
-		slot = o.get(NULL, -1, "e1000 ethtool -T", NULL, NULL);
+		slot = o.get(NULL, -1, "e1000 ethtool -T", spx_revoke_nothing, NULL);
 		phc = IS_ERR(slot) ? -1 : o.phc_index(slot);
 		o.put(slot);
 		spx_ops_put(&o);
@@ -466,7 +471,10 @@ int e1000_synpcix_irq_flags(struct e1000_adapter *adapter, int flags)
 		return flags;
 	err = pci_enable_msi(adapter->pdev);
 	if (err) {
+		/* no doorbell will come: the card lets go of the ring */
 		netdev_warn(adapter->netdev, "no MSI (%d): no RX stamps\n", err);
+		s->ops.disable(s->slot);
+		s->programmed = false;
 		return flags;
 	}
 	s->msi = true;
@@ -559,7 +567,10 @@ static void spx_stall_fn(struct work_struct *work)
 	s->st[SPX_ST_STALLS]++;
 	netdev_warn(adapter->netdev, "SynPCI-X card did not stamp an RX descriptor in %d ms: RX stamps off until the ring is set up again\n",
 		    SPX_HOLD_MS);
+	/* deliver the held frames now (softirq runs at local_bh_enable) */
+	local_bh_disable();
 	napi_schedule(&adapter->napi);
+	local_bh_enable();
 }
 
 bool e1000_synpcix_rx_desc(struct e1000_adapter *adapter,
