@@ -224,13 +224,13 @@ static void spx_give_back(struct e1000_synpcix *s)
 	s->have_ops = false;
 }
 
-/* Close and open again so that IRQ and ring follow the new setting. */
+/*
+ * Open again what spx_hwtstamp_set closed, so that IRQ (INTx or MSI) and
+ * ring follow the new setting.
+ */
 static int spx_reopen(struct net_device *netdev, bool running)
 {
-	if (!running)
-		return 0;
-	e1000_close(netdev);
-	return e1000_open(netdev);
+	return running ? e1000_open(netdev) : 0;
 }
 
 /*

@@ -44,7 +44,7 @@ ethtool -T "$IF" >/tmp/ts.txt 2>&1
 cat /tmp/ts.txt >/dev/console
 check e1000spx-ethtool-T-phc grep -q "PTP Hardware Clock: ${PTP#ptp}\$" /tmp/ts.txt
 check e1000spx-ethtool-T-hw-rx grep -q 'hardware-receive' /tmp/ts.txt
-check e1000spx-ethtool-T-raw grep -q 'raw-hardware' /tmp/ts.txt
+check e1000spx-ethtool-T-raw grep -q 'hardware-raw-clock' /tmp/ts.txt
 check e1000spx-ethtool-T-filter-all grep -qE '^[[:space:]]+all' /tmp/ts.txt
 
 # --- stamping on: needs msi_redirect (refused with a message without it)
