@@ -58,6 +58,7 @@ note "e1000 interrupts with stamping on: $(grep "$IF" /proc/interrupts | tr -s '
 dmesg | grep -E 'e1000.*(stamp|SynPCI|MSI)|msi_redirect' | tail -n 4 | while read -r l; do note "$l"; done
 
 # --- frames with stamps: tcpdump with the adapter's (the card's) time
+note "tcpdump -J: $(tcpdump -J -i "$IF" 2>&1 | tr '\n' ' ' | head -c 300)"
 tcpdump -Z root -i "$IF" -Q in -j adapter_unsynced --time-stamp-precision=nano \
 	-w /tmp/rx.pcap icmp >/tmp/tcpdump.err 2>&1 &
 tdp=$!

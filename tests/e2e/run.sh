@@ -101,6 +101,7 @@ fi
 if grep -q '^rxstamp ' "$RES"; then
 	cp "$OUT/rxlog.txt" "$SUITE_LOG_DIR/" 2>/dev/null
 	awk -v scale="$SCALE" '
+	{ sub(/\r$/, "") }	# the result channel is a serial port (CR LF)
 	FNR == NR {
 		if ($1 == "reset") { if (!have) { vr = $2; have = 1 }; next }
 		k = $2 " " $3; n[k]++; v[k] = $1; next
