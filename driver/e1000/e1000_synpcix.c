@@ -272,8 +272,16 @@ static int spx_hwtstamp_set(struct net_device *netdev, struct ifreq *ifr)
 		return -EFAULT;
 	if (cfg.flags)
 		return -EINVAL;
+	/*
+	 * TX stamps: not yet (BRIEF 2.4). libpcap asks for TX_ON together
+	 * with RX ALL (tcpdump -j adapter_unsynced) and would give up RX
+	 * stamps on ERANGE, so TX_ON is taken as "no TX stamps" and the
+	 * answer says so (tx_type OFF); other TX modes are refused.
+	 */
+	if (cfg.tx_type == HWTSTAMP_TX_ON)
+		cfg.tx_type = HWTSTAMP_TX_OFF;
 	if (cfg.tx_type != HWTSTAMP_TX_OFF)
-		return -ERANGE;	/* TX stamps: not yet (BRIEF 2.4) */
+		return -ERANGE;
 	switch (cfg.rx_filter) {
 	case HWTSTAMP_FILTER_NONE:
 		want = false;
