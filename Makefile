@@ -24,7 +24,7 @@ help:
 	@echo "  make regmap      regenerate register map outputs (VHDL, C, docs)"
 	@echo "  make bitstream   iCE40 HX8K bitstream + build/bitstream/report.json"
 	@echo "  make flash       write the bitstream to the card's SPI flash"
-	@echo "  make modules     synpcix.ko and msi_redirect.ko (KDIR=... for another kernel)"
+	@echo "  make modules     synpcix.ko, msi_redirect.ko, patched e1000.ko (KDIR=... for another kernel)"
 	@echo "  make tools       tsstat, tsprobe, clkjitter, irqlat into build/tools/"
 	@echo "  make bench-tools tsstat vs capinfos on a 10^7-packet capture"
 	@echo "  make test-<s>    one suite, s in: $(SUITES)"
@@ -42,6 +42,7 @@ include mk/repo.mk
 -include mk/tools.mk
 -include mk/driver.mk
 -include mk/kernel.mk
+-include mk/e1000.mk
 -include mk/e2e.mk
 
 # Suites run one after another (each may use both cores inside); a suite

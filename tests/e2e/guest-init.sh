@@ -57,6 +57,8 @@ done
 D=/dev/$PTP
 check phc-registered test -n "$PTP" -a -c "$D"
 
+. /lib/guest-e1000.sh	# the patched e1000: RX stamps from the card (docs/e1000.md)
+
 # --- the PHC against the gateware
 # The card starts at 0 (1970) at reset and runs 1/SCALE of virtual time.
 phc_ctl $D get >/tmp/get0.txt 2>&1

@@ -34,6 +34,9 @@ PPS_TIMEOUT=${E2E_PPS_TIMEOUT:-400}
 # 1 ns per instruction: the kernel's boot work takes 1/8 of the virtual
 # time it takes at shift=3, and every virtual second costs 6.2 M card clocks
 PPS_ICOUNT=${E2E_PPS_ICOUNT:-shift=0,sleep=off}
+# RX stamp error bound of the patched e1000, card ns (docs/e1000.md)
+E1000_ERR_LO=${E2E_E1000_ERR_LO:-0}
+E1000_ERR_HI=${E2E_E1000_ERR_HI:-1000}
 
 t_run qemu-build make --no-print-directory -C "$TOP" qemu
 [ -f "$TOP/build/qemu/build-time.txt" ] && echo "note: $(cat "$TOP/build/qemu/build-time.txt")"
@@ -101,20 +104,30 @@ t_run guest-modules guest_module "$R" "$KMOD/synpcix/synpcix.ko" \
 # guest-init.sh sources the per-topic files tests/e2e/guest-*.sh from /lib
 t_run guest-scripts sh -c "for f in '$TOP'/tests/e2e/guest-*.sh; do \
 	[ \"\$f\" = '$TOP/tests/e2e/guest-init.sh' ] || cp \"\$f\" '$R/lib/' || exit 1; done"
+# the patched e1000 (tests/e2e/guest-e1000.sh) beside the stock one; tcpdump
+# -Z root needs root in /etc/passwd
+t_run guest-e1000-synpcix sh -c "cp '$KMOD/e1000/e1000.ko' '$R/lib/modules/e1000-synpcix.ko' && \
+	printf 'root:x:0:0:root:/:/bin/sh\\n' >'$R/etc/passwd' && \
+	printf 'root:x:0:\\n' >'$R/etc/group'"
 t_run guest-tools sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	'$TOP/tests/kernel/ptpio.c' -o '$R/bin/ptpio' && \
 	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	'$TOP/tests/e2e/phcrate.c' -o '$R/bin/phcrate' && \
 	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -I'$TOP/build/gen' \
-	'$TOP/tests/e2e/stampring.c' -o '$R/bin/stampring'"
+	'$TOP/tests/e2e/stampring.c' -o '$R/bin/stampring' && \
+	${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -static \
+	'$TOP/tests/e2e/pcapstamps.c' -o '$R/bin/pcapstamps'"
 guest_regs_env "$R/etc/regs.env"
 t_run phc_ctl guest_binary "$R" /usr/sbin/phc_ctl
+t_run hwstamp_ctl guest_binary "$R" /usr/sbin/hwstamp_ctl
+t_run ethtool guest_binary "$R" /usr/sbin/ethtool
+t_run tcpdump guest_binary "$R" /usr/bin/tcpdump
 t_run initramfs guest_pack "$R" "$OUT/initramfs.gz"
 
 # --- boot (-icount makes virtual time, and so the card's time, deterministic)
 guest_boot "$OUT" "$TIMEOUT" "$QEMU" "slub_debug=FZPU" \
 	-L /usr/share/qemu -L /usr/share/seabios -icount "$ICOUNT" -smp 1 \
-	-netdev user,id=n0 -device e1000,netdev=n0,addr=03.0,romfile= \
+	-netdev user,id=n0 -device e1000,netdev=n0,addr=03.0,romfile=,rxlog="$OUT/rxlog.txt" \
 	-netdev user,id=n1,net=10.0.3.0/24 -device e1000e,netdev=n1,addr=05.0,romfile= \
 	-device synpcix,addr=04.0,clock-scale="$SCALE"
 echo "note: clock-scale $SCALE, icount $ICOUNT, $CYCLES cycles"
@@ -130,6 +143,46 @@ else
 	tail -n 5 "$OUT/qemu.log" | sed 's/^/    | /'
 fi
 [ "$RESULTS_N" -gt 0 ] || t_fail guest-ran-tests "no results from the guest"
+
+# --- the patched e1000's RX stamps (the guest's pcap, "rxstamp" lines)
+# against the virtual time QEMU's e1000 received each frame (rxlog): the
+# card's time is (virtual - virtual at reset) / clock-scale until the guest
+# first sets the PHC, which it does only after guest-e1000.sh.
+# error = stamp - (V - V_reset) / SCALE, in card ns (docs/e1000.md).
+if grep -q '^rxstamp ' "$RES"; then
+	cp "$OUT/rxlog.txt" "$SUITE_LOG_DIR/" 2>/dev/null
+	awk -v scale="$SCALE" '
+	{ sub(/\r$/, "") }	# the result channel is a serial port (CR LF)
+	FNR == NR {
+		if ($1 == "reset") { if (!have) { vr = $2; have = 1 }; next }
+		k = $2 " " $3; n[k]++; v[k] = $1; next
+	}
+	$1 == "rxstamp" {
+		k = $3 " " $4; tot++
+		if (!(k in n)) { miss++; next }
+		if (n[k] > 1) { amb++; next }
+		e = $2 - (v[k] - vr) / scale
+		if (!m || e < lo) lo = e
+		if (!m || e > hi) hi = e
+		m++; sum += e
+	}
+	END { printf "%d %d %d %d %.0f %.0f %.1f %d\n", tot, m, miss + 0, amb + 0, lo, hi, m ? sum / m : 0, have + 0 }
+	' "$OUT/rxlog.txt" "$RES" >"$OUT/rxstamp-errors.txt"
+	read -r tot m miss amb elo ehi emean have <"$OUT/rxstamp-errors.txt"
+	echo "note: e1000 RX stamps: $m of $tot frames matched to QEMU's rxlog ($miss not found, $amb ambiguous); error vs virtual receive time $elo .. $ehi ns, mean $emean ns (card time, clock-scale $SCALE)"
+	if [ "$have" = 1 ] && [ "$m" -gt 0 ] && [ "$m" = "$tot" ]; then
+		t_pass e1000spx-every-frame-in-rxlog
+	else
+		t_fail e1000spx-every-frame-in-rxlog "$m of $tot matched, $miss not found, $amb ambiguous, reset line: $have"
+	fi
+	if [ "$m" -gt 0 ] && [ "$elo" -ge "$E1000_ERR_LO" ] && [ "$ehi" -le "$E1000_ERR_HI" ]; then
+		t_pass e1000spx-stamp-error-bound
+	else
+		t_fail e1000spx-stamp-error-bound "error $elo .. $ehi ns not in [$E1000_ERR_LO, $E1000_ERR_HI]"
+	fi
+else
+	t_fail e1000spx-rxstamps "no rxstamp lines from the guest"
+fi
 
 # --- second boot: a real `device_del` of the card while traffic runs
 # through it (tests/e2e/guest-irq.sh, irq_hotplug). The q35 root bus is not

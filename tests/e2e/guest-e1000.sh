@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The patched e1000 with RX stamps from the card (docs/e1000.md), sourced
+# by tests/e2e/guest-init.sh once synpcix is bound and its PHC registered,
+# before any test sets or steers the PHC: the card's time is then still
+# (virtual time since reset) / clock-scale, which the host side of the
+# test (tests/e2e/run.sh) checks every stamp against, frame by frame, with
+# the virtual receive times QEMU's e1000 logged (rxlog, our QEMU patch).
+#
+# Uses from guest-init.sh: M, E1000, CARD, ED, SCALE, PTP, ok/nok/check/note.
+# Leaves: our e1000 bound (stamping off), msi_redirect unloaded, synpcix
+# bound, PTP/D set again (the PHC may get a new index after the revoke test).
+# Result lines "rxstamp <ns> <len> <hex>" are the pcap's packets for the host.
+
+E1000_PINGS=${E1000_PINGS:-20}
+
+e1000_if() { ls $ED/net 2>/dev/null | head -n 1; }
+e1000_stat() { ethtool -S "$IF" | sed -n "s/^ *$1: //p"; }
+e1000_pings() { # count -> received replies
+	ping -c "$1" -W 5 10.0.2.2 >/tmp/ping.out 2>&1
+	sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/ping.out
+}
+e1000_up() {
+	IF=$(e1000_if)
+	ip link set "$IF" up
+	ip addr add 10.0.2.15/24 dev "$IF" 2>/dev/null
+	sleep 2
+}
+
+# --- our e1000 instead of the stock one
+ip link set "$IF" down
+rmmod e1000
+check e1000spx-loads insmod $M/e1000-synpcix.ko
+sleep 1
+check e1000spx-bound test -e /sys/bus/pci/drivers/e1000/$E1000
+e1000_up
+check e1000spx-netdev test -n "$IF"
+in_range e1000spx-ping-stamping-off "$(e1000_pings 3)" 3 3
+expect_out e1000spx-hwtstamp-off-by-default "rx_filter 0" hwstamp_ctl -i "$IF"
+check e1000spx-no-msi-when-off sh -c "! grep -q 'PCI-MSI.*$IF' /proc/interrupts"
+
+# --- ethtool -T: the card's PHC and RX hardware stamps
+ethtool -T "$IF" >/tmp/ts.txt 2>&1
+cat /tmp/ts.txt >/dev/console
+check e1000spx-ethtool-T-phc grep -q "PTP Hardware Clock: ${PTP#ptp}\$" /tmp/ts.txt
+check e1000spx-ethtool-T-hw-rx grep -q 'hardware-receive' /tmp/ts.txt
+check e1000spx-ethtool-T-raw grep -q 'hardware-raw-clock' /tmp/ts.txt
+check e1000spx-ethtool-T-filter-all grep -qE '^[[:space:]]+all' /tmp/ts.txt
+
+# --- stamping on: needs msi_redirect (refused with a message without it)
+check e1000spx-needs-msi-redirect sh -c "! hwstamp_ctl -i $IF -r 1"
+check msi_redirect-loads insmod $M/msi_redirect.ko
+expect_out e1000spx-hwtstamp-on "new settings:" hwstamp_ctl -i "$IF" -r 1
+expect_out e1000spx-hwtstamp-get "rx_filter 1" hwstamp_ctl -i "$IF"
+sleep 2
+check e1000spx-msi-on sh -c "grep -q 'PCI-MSI.*$IF' /proc/interrupts"
+note "e1000 interrupts with stamping on: $(grep "$IF" /proc/interrupts | tr -s ' ')"
+dmesg | grep -E 'e1000.*(stamp|SynPCI|MSI)|msi_redirect' | tail -n 4 | while read -r l; do note "$l"; done
+
+# --- frames with stamps: tcpdump with the adapter's (the card's) time
+note "tcpdump -J: $(tcpdump -J -i "$IF" 2>&1 | tr '\n' ' ' | head -c 300)"
+tcpdump -Z root -i "$IF" -Q in -j adapter_unsynced --time-stamp-precision=nano \
+	-w /tmp/rx.pcap icmp >/tmp/tcpdump.err 2>&1 &
+tdp=$!
+sleep 2
+in_range e1000spx-ping-stamped "$(e1000_pings "$E1000_PINGS")" "$E1000_PINGS" "$E1000_PINGS"
+sleep 1
+kill -INT $tdp
+wait $tdp
+note "tcpdump: $(tr '\n' ' ' </tmp/tcpdump.err | head -c 200)"
+pcapstamps /tmp/rx.pcap >/tmp/rxstamps.txt 2>/tmp/pcapstamps.err
+check e1000spx-pcap-read test $? -eq 0
+n=$(grep -c '^rxstamp ' /tmp/rxstamps.txt)
+in_range e1000spx-pcap-every-reply "$n" "$E1000_PINGS" "$E1000_PINGS"
+cat /tmp/rxstamps.txt >&3
+check e1000spx-pcap-stamps-nonzero sh -c "! grep -q '^rxstamp 0 ' /tmp/rxstamps.txt"
+ethtool -S "$IF" | grep synpcix | tr -s ' ' | while read -r l; do note "ethtool -S: $l"; done
+st=$(e1000_stat synpcix_rx_stamped)
+check e1000spx-stat-stamped test "${st:-0}" -ge "$E1000_PINGS"
+check e1000spx-stat-no-seq-gap test "$(e1000_stat synpcix_rx_seq_gap)" -eq 0
+check e1000spx-stat-none-unstamped test "$(e1000_stat synpcix_rx_unstamped)" -eq 0
+check e1000spx-stat-no-stall test "$(e1000_stat synpcix_stalls)" -eq 0
+
+# --- ring re-init: down/up and a ring size change reprogram the slot
+ip link set "$IF" down
+e1000_up
+in_range e1000spx-ping-after-down-up "$(e1000_pings 3)" 3 3
+st2=$(e1000_stat synpcix_rx_stamped)
+check e1000spx-stamped-after-down-up test "${st2:-0}" -ge $((st + 3))
+check e1000spx-ring-resize ethtool -G "$IF" rx 128
+sleep 2
+in_range e1000spx-ping-after-ring-resize "$(e1000_pings 3)" 3 3
+st3=$(e1000_stat synpcix_rx_stamped)
+check e1000spx-stamped-after-ring-resize test "${st3:-0}" -ge $((st2 + 3))
+check e1000spx-after-reinit-none-unstamped test "$(e1000_stat synpcix_rx_unstamped)" -eq 0
+
+# --- card removal (unbind synpcix): back to the stock driver, traffic goes on
+echo $CARD >/sys/bus/pci/drivers/synpcix/unbind
+sleep 1
+check e1000spx-revoked-message sh -c "dmesg | grep -q 'card going away: RX stamping off'"
+expect_out e1000spx-revoked-filter-none "rx_filter 0" hwstamp_ctl -i "$IF"
+in_range e1000spx-ping-after-revoke "$(e1000_pings 3)" 3 3
+check e1000spx-no-msi-after-revoke sh -c "! grep -q 'PCI-MSI.*$IF' /proc/interrupts"
+echo $CARD >/sys/bus/pci/drivers/synpcix/bind
+sleep 1
+check synpcix-rebound test -e /sys/bus/pci/drivers/synpcix/$CARD
+PTP=""
+for c in /sys/class/ptp/ptp*; do
+	[ "$(cat "$c/clock_name" 2>/dev/null)" = synpcix ] && PTP=$(basename "$c")
+done
+D=/dev/$PTP
+
+# --- on again, then off by the user: MSI back to INTx
+expect_out e1000spx-hwtstamp-on-again "new settings:" hwstamp_ctl -i "$IF" -r 1
+in_range e1000spx-ping-on-again "$(e1000_pings 3)" 3 3
+expect_out e1000spx-hwtstamp-off "new settings:" hwstamp_ctl -i "$IF" -r 0
+check e1000spx-no-msi-after-off sh -c "! grep -q 'PCI-MSI.*$IF' /proc/interrupts"
+in_range e1000spx-ping-after-off "$(e1000_pings 3)" 3 3
+check msi_redirect-unloads rmmod msi_redirect
