@@ -367,6 +367,7 @@ EXPORT_SYMBOL_GPL(synpcix_slot_stamp);
  * @len: the descriptor's length field (bytes of the frame in the buffer)
  * @chain: the ring's refinement state (struct synpcix_rx_chain), caller's
  * @t: the frame's arrival (last bit) on the card's clock
+ * @seq: the stamp's 8-bit sequence, or NULL
  * @batched: whether the stamp was batched, or NULL
  *
  * synpcix_slot_stamp() plus the two corrections of the core's
@@ -379,7 +380,7 @@ EXPORT_SYMBOL_GPL(synpcix_slot_stamp);
  */
 int synpcix_slot_stamp_rx(struct synpcix_slot *h, u64 raw, u32 len,
 			  struct synpcix_rx_chain *chain, ktime_t *t,
-			  bool *batched)
+			  u8 *seq, bool *batched)
 {
 	struct synpcix *sp = READ_ONCE(h->sp);
 	struct spx_rx_chain c;
@@ -404,6 +405,8 @@ int synpcix_slot_stamp_rx(struct synpcix_slot *h, u64 raw, u32 len,
 	chain->prev_ns = c.prev_ns;
 	chain->valid = c.valid;
 	*t = ns_to_ktime(min_t(u64, ns, KTIME_MAX));
+	if (seq)
+		*seq = st.seq;
 	if (batched)
 		*batched = st.batched;
 	return 0;

@@ -51,7 +51,7 @@ struct spx_ops {
 	typeof(&synpcix_slot_set_ring) set_ring;
 	typeof(&synpcix_slot_enable) enable;
 	typeof(&synpcix_slot_disable) disable;
-	typeof(&synpcix_slot_stamp) stamp;
+	typeof(&synpcix_slot_stamp_rx) stamp;
 	typeof(&synpcix_slot_phc_index) phc_index;
 	typeof(&synpcix_slot_nr) nr;
 	typeof(&msi_redirect_slot) redirect;
@@ -93,6 +93,7 @@ struct e1000_synpcix {
 	/* NAPI only */
 	struct e1000_rx_desc *hold_desc;
 	unsigned long hold_since;
+	struct synpcix_rx_chain chain;	/* stamp refinement state of the ring */
 	u8 last_seq;
 	bool seq_valid;
 	struct delayed_work stall_work;
@@ -116,7 +117,7 @@ static void spx_ops_put(struct spx_ops *o)
 	if (o->disable)
 		symbol_put(synpcix_slot_disable);
 	if (o->stamp)
-		symbol_put(synpcix_slot_stamp);
+		symbol_put(synpcix_slot_stamp_rx);
 	if (o->phc_index)
 		symbol_put(synpcix_slot_phc_index);
 	if (o->nr)
@@ -136,7 +137,7 @@ static int spx_ops_get(struct spx_ops *o, bool need_redirect)
 	o->set_ring = symbol_get(synpcix_slot_set_ring);
 	o->enable = symbol_get(synpcix_slot_enable);
 	o->disable = symbol_get(synpcix_slot_disable);
-	o->stamp = symbol_get(synpcix_slot_stamp);
+	o->stamp = symbol_get(synpcix_slot_stamp_rx);
 	o->phc_index = symbol_get(synpcix_slot_phc_index);
 	o->nr = symbol_get(synpcix_slot_nr);
 	if (!o->get || !o->put || !o->set_ring || !o->enable || !o->disable ||
@@ -425,6 +426,7 @@ void e1000_synpcix_configure(struct e1000_adapter *adapter)
 			     (8 * (offsetof(struct e1000_rx_desc, status) & 3)),
 		.cause_en = false,
 	};
+	struct e1000_hw *hw = &adapter->hw;
 	int err;
 
 	if (!s || !s->have_ops)
@@ -432,6 +434,9 @@ void e1000_synpcix_configure(struct e1000_adapter *adapter)
 	s->stalled = false;
 	s->seq_valid = false;
 	s->hold_desc = NULL;
+	/* 8254x descriptor lengths include the FCS unless the MAC strips it */
+	synpcix_rx_chain_init(&s->chain, adapter->link_speed,
+			      !(er32(RCTL) & E1000_RCTL_SECRC));
 	r.base = ring->dma;
 	r.count = ring->count;
 	r.index = ring->next_to_clean;
@@ -599,7 +604,10 @@ bool e1000_synpcix_rx_desc(struct e1000_adapter *adapter,
 	}
 	dma_rmb();	/* DD seen: the stamp was written before the card's MSI */
 	raw = le64_to_cpu(READ_ONCE(desc->buffer_addr));
-	err = s->ops.stamp(s->slot, raw, &t, &seq, &batched);
+	/* the link's speed bounds batched stamps (0 while down: no bound) */
+	s->chain.link_mbps = READ_ONCE(adapter->link_speed);
+	err = s->ops.stamp(s->slot, raw, le16_to_cpu(desc->length), &s->chain,
+			   &t, &seq, &batched);
 	if (err == -ENODATA) {
 		/* DD, but no stamp yet: hold it; the card's interrupt comes */
 		if (s->hold_desc != desc) {

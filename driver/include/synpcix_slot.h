@@ -15,7 +15,7 @@
  *   synpcix_slot_enable(slot);
  *   ... RX: synpcix_slot_stamp(slot, raw, &t, NULL, NULL) per descriptor
  *       (the card's time), or synpcix_slot_stamp_rx(slot, raw, len, &chain,
- *       &t, NULL) for the frame's arrival time (stamp refinement)
+ *       &t, NULL, NULL) for the frame's arrival time (stamp refinement)
  *   synpcix_slot_disable(slot); synpcix_slot_put(slot);
  *
  * Lifetime: a held slot pins nothing but itself. When the card goes away
@@ -104,6 +104,6 @@ int synpcix_slot_stamp(struct synpcix_slot *slot, u64 raw, ktime_t *t,
 		       u8 *seq, bool *batched);
 int synpcix_slot_stamp_rx(struct synpcix_slot *slot, u64 raw, u32 len,
 			  struct synpcix_rx_chain *chain, ktime_t *t,
-			  bool *batched);
+			  u8 *seq, bool *batched);
 
 #endif /* SYNPCIX_SLOT_API_H */
