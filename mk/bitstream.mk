@@ -13,11 +13,14 @@ BS_DIR       := $(BUILD)/bitstream
 BS_NAME      := synpcix_$(BOARD)
 BS_BIN       := $(BS_DIR)/$(BS_NAME).bin
 BS_REPORT    := $(BS_DIR)/report.json
-# Placement seed. From a sweep at commit 5bc9e19 (nextpnr 0.4, tb_clk MHz
-# at seeds 1..4: 122.6, 123.4, 123.1, 125.3): only seed 4 closes 125 MHz,
-# by 0.25 %. The margin is thin; a gateware change may need a new sweep
-# (make test-card NEXTPNR_SEED=n) until tb_clk has real slack.
-NEXTPNR_SEED ?= 4
+# Placement seed. From a sweep of the gateware with BUILD_ID 528ea3dc
+# (nextpnr 0.4, tb_clk MHz at seeds 4, 1, 2: 119.8, 126.9, 129.5; bus_clk
+# 77.4..79.9). The margin is thin and the result moves with any change of
+# the netlist (the earlier sweep at 5bc9e19 passed only at seed 4, by
+# 0.25 %): a gateware change needs a new sweep (make test-card
+# NEXTPNR_SEED=n) until the tb_clk paths get their pipeline cuts
+# (docs/bitstream.md "Status").
+NEXTPNR_SEED ?= 2
 
 # Sources in analysis order: the core's list (mk/hdl.mk, generated register
 # package first), the SPI debug port unless the core list has it already,
