@@ -26,6 +26,7 @@ help:
 	@echo "  make flash       write the bitstream to the card's SPI flash"
 	@echo "  make modules     synpcix.ko, msi_redirect.ko, patched e1000.ko (KDIR=... for another kernel)"
 	@echo "  make tools       tsstat, tsprobe, clkjitter, irqlat into build/tools/"
+	@echo "  make testptp     the kernel's testptp (from linux-source-6.1), static: build/testptp/testptp"
 	@echo "  make bench-tools tsstat vs capinfos on a 10^7-packet capture"
 	@echo "  make test-<s>    one suite, s in: $(SUITES)"
 	@echo "  make clean       remove build/"
@@ -43,6 +44,7 @@ include mk/repo.mk
 -include mk/driver.mk
 -include mk/kernel.mk
 -include mk/e1000.mk
+-include mk/testptp.mk
 -include mk/e2e.mk
 
 # Suites run one after another (each may use both cores inside); a suite

@@ -108,6 +108,7 @@ if [ "$p0" -gt 0 ] && [ "$p1" -gt 0 ] && [ "$p2" -gt 0 ]; then
 fi
 expect_out phc_ctl-freq-back "adjusted clock frequency offset to 1000000.000000ppb" phc_ctl $D freq 1000000
 expect_out ptpio-xget "OK 1700000002." ptpio xget $D 5
+. /lib/guest-testptp.sh	# the kernel's testptp: -c -l -g -T -t -n -s -k -x -f -p, bad args
 
 # --- the card's own registers agree (read with the driver unbound: a
 # claimed BAR cannot be mapped from user space, IO_STRICT_DEVMEM)

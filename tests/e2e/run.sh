@@ -43,6 +43,9 @@ t_run qemu-build make --no-print-directory -C "$TOP" qemu
 # always through make: kbuild rebuilds what changed, so the guest never
 # runs a module older than the sources
 t_run modules-build make --no-print-directory -C "$TOP" modules
+# the kernel's testptp (mk/testptp.mk), static, for both guests
+t_run testptp-build make --no-print-directory -C "$TOP" testptp
+TESTPTP="$TOP/build/testptp/testptp"
 if [ ! -x "$QEMU" ] || [ ! -f "$KMOD/synpcix/synpcix.ko" ]; then
 	t_fail prerequisites "no $QEMU or synpcix.ko"
 	suite_end
@@ -69,6 +72,7 @@ pps_boot() {
 	guest_regs_env "$_pr/etc/regs.env"
 	t_run pps/phc_ctl guest_binary "$_pr" /usr/sbin/phc_ctl
 	t_run pps/ts2phc guest_binary "$_pr" /usr/sbin/ts2phc
+	t_run pps/testptp cp "$TESTPTP" "$_pr/bin/testptp"
 	t_run pps/initramfs guest_pack "$_pr" "$_po/initramfs.gz"
 	guest_boot "$_po" "$PPS_TIMEOUT" "$QEMU" "iomem=relaxed" \
 		-L /usr/share/qemu -L /usr/share/seabios -icount "$PPS_ICOUNT" -smp 1 \
@@ -119,6 +123,7 @@ t_run guest-tools sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static 
 	'$TOP/tests/e2e/pcapstamps.c' -o '$R/bin/pcapstamps'"
 guest_regs_env "$R/etc/regs.env"
 t_run phc_ctl guest_binary "$R" /usr/sbin/phc_ctl
+t_run testptp cp "$TESTPTP" "$R/bin/testptp"
 t_run hwstamp_ctl guest_binary "$R" /usr/sbin/hwstamp_ctl
 t_run ethtool guest_binary "$R" /usr/sbin/ethtool
 t_run tcpdump guest_binary "$R" /usr/bin/tcpdump
