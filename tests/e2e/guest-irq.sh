@@ -83,8 +83,13 @@ irq_round() { # tag
 	check "irq-$t-slot-captures-rise" test $((c1 - c0)) -ge 18
 	check "irq-$t-card-irq-rises" test $((k1 - k0)) -ge 18
 	check "irq-$t-forwarded" test $((f1 - f0)) -ge 18
-	# the vector's only source is the forward: one handler run per forward
-	check "irq-$t-device-irq-once-per-forward" test $((d1 - d0)) -eq $((f1 - f0))
+	# the vector's only source is the forward: one handler run per forward.
+	# The two counters are read one after the other, so a forward of stray
+	# traffic (ARP, IPv6) between the two reads at either end of the window
+	# counts in one and not the other: at most one each end (CI at d5800e9
+	# saw device +23 for forwards +22 this way).
+	dd=$(( (d1 - d0) - (f1 - f0) ))
+	check "irq-$t-device-irq-once-per-forward" test "$dd" -ge -2 -a "$dd" -le 2
 	check "irq-$t-forwards-not-more-than-card-irqs" test $((f1 - f0)) -le $((k1 - k0))
 	r0=$(restored)
 	check "irq-$t-detach" sh -c "echo '$IE 0' >$MSIR/detach"
