@@ -125,3 +125,14 @@ test-bitstream:
 
 .PHONY: FORCE
 FORCE:
+
+# Logic cells of one block, or of the whole card, packed for the HX8K
+# (hdl/boards/block_fit.sh; no placement, so no Fmax): e.g.
+#   make block-fit BLOCK=pps_servo
+#   make block-fit BLOCK=synpcix_card        (the whole card, PCI included)
+#   make block-fit BLOCK=capture_unit GENERICS="-gN_SLOTS=4"
+BLOCK ?= synpcix_card
+.PHONY: block-fit
+block-fit: $(REGS_VHD) $(PCI_IDS_VHD)
+	@sh hdl/boards/block_fit.sh $(BUILD)/block-fit/$(BLOCK) $(BLOCK) \
+		$(HDL_CORE_SRCS) $(HDL_PCI_SRCS) $(HDL_CAPTURE_SRCS) $(HDL_CARD_SRCS) -- $(GENERICS)

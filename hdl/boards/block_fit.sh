@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Logic cells of one gateware block (or the whole card) on the iCE40 HX8K,
+# measured the way the card's budget counts them: GHDL -> Verilog through
+# ghdl_verilog.sh, Yosys synth_ice40 (flattened, and per module with the
+# hierarchy kept), nextpnr-ice40 --pack-only. No placement: seconds, not
+# minutes; Fmax needs a placed design (make test-card, make capture-fit).
+#
+# Usage: block_fit.sh OUTDIR TOP SRC.vhd... [-- GHDL synth options (-gX=..)]
+# Prints LUT4 / FF / carry / RAM per module and the packed logic cells.
+set -eu
+out=$1 top=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+srcs=
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do srcs="$srcs $1"; shift; done
+[ $# -gt 0 ] && shift
+[ -n "$srcs" ] || { echo "block_fit: no sources given" >&2; exit 2; }
+rm -rf "$out" && mkdir -p "$out/work"
+# shellcheck disable=SC2086
+ghdl -a --std=08 --workdir="$out/work" $srcs
+sh "$here/ghdl_verilog.sh" "$out/$top.v" "$out/work" "$top" "$@"
+yosys -q -l "$out/yosys.log" -p "read_verilog $out/$top.v; synth_ice40 -top $top -json $out/$top.json; stat" >/dev/null
+yosys -q -l "$out/yosys-blocks.log" -p "read_verilog $out/$top.v; synth_ice40 -noflatten -top $top; stat" >/dev/null
+nextpnr-ice40 --hx8k --package ct256 --json "$out/$top.json" --pack-only \
+	--log "$out/nextpnr-pack.log" -q >/dev/null 2>&1 || true
+stats() {
+	awk '/^=== / { m = $2; l[m] = 0; f[m] = 0; c[m] = 0; r[m] = 0 }
+		/SB_LUT4/ { l[m] += $2 } /SB_DFF/ { f[m] += $2 }
+		/SB_CARRY/ { c[m] += $2 } /SB_RAM/ { r[m] += $2 }
+		/^=== design hierarchy ===/ { exit }
+		END { for (k in l) if (k != "design" && k != "") printf "  %-48s %5d / %4d / %4d / %2d\n", k, l[k], f[k], c[k], r[k] }' "$1" | sort
+}
+echo "$top: yosys synth_ice40, LUT4 / FF / carry / RAM"
+echo " flattened:"
+stats "$out/yosys.log"
+echo " per module (hierarchy kept, a little more than flattened):"
+stats "$out/yosys-blocks.log"
+lc=$(sed -n 's|.*ICESTORM_LC: *\([0-9]*\)/ *\([0-9]*\).*|\1|p' "$out/nextpnr-pack.log" | head -n 1)
+ram=$(sed -n 's|.*ICESTORM_RAM: *\([0-9]*\)/ *\([0-9]*\).*|\1|p' "$out/nextpnr-pack.log" | head -n 1)
+[ -n "$lc" ] || { echo "block_fit: nextpnr packed nothing (log: $out/nextpnr-pack.log)" >&2; exit 1; }
+echo "$top packed (nextpnr-ice40 --hx8k --pack-only): $lc logic cells of 7680 ($((lc * 100 / 7680)) %), ${ram:-0} block RAMs"
