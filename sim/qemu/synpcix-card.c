@@ -115,6 +115,8 @@ struct SynpcixState {
     int64_t pps_offset_ns;  /* PPS edges at k s + this (virtual time) */
     uint32_t pps_width_ns;  /* PPS pulse width (virtual time) */
     int32_t osc_ppb;        /* card oscillator offset */
+    char *timelog;          /* path: "reset <virtual ns> <card time ns>" per reset */
+    FILE *timelog_fp;
     uint64_t accesses;
     bool in_card;           /* the gateware is running (callbacks may come) */
     bool intx;              /* INTA# asserted (MSI off) */
@@ -236,6 +238,17 @@ static void synpcix_card_reset(SynpcixState *s)
     }
     s->virt_base = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     s->card_base = card_now_ns(s->card);
+    /*
+     * The card's clock is not 0 here: card_new() ran the reset sequence and
+     * a register read (and the strap its writes) before this instant, and
+     * the timebase counted through part of that. Whoever maps virtual time
+     * onto card time (the e2e test) needs the clock's value at virt_base.
+     */
+    if (s->timelog_fp) {
+        fprintf(s->timelog_fp, "reset %" PRId64 " %" PRIu64 "\n", s->virt_base,
+                card_time_ns(s->card));
+        fflush(s->timelog_fp);
+    }
     if (s->pps) {
         card_set_horizon(s->card, synpcix_pps_horizon, s);
     }
@@ -370,6 +383,14 @@ static void synpcix_realize(PCIDevice *pdev, Error **errp)
                    s->osc_ppb);
         return;
     }
+    if (s->timelog && s->timelog[0]) {
+        s->timelog_fp = fopen(s->timelog, "a");
+        if (!s->timelog_fp) {
+            error_setg_errno(errp, errno, "synpcix: cannot open timelog '%s'",
+                             s->timelog);
+            return;
+        }
+    }
     s->strap = s->scale <= SYNPCIX_STRAP_MAX_SCALE;
     /* 125 MHz / S, rounded: exact for S dividing 125 M (1, 2, 4, 5, 8, 10, 25..) */
     s->clk_hz = (uint32_t)((1000000000ull / CARD_TB_PERIOD_NS + s->scale / 2) /
@@ -397,6 +418,10 @@ static void synpcix_exit(PCIDevice *pdev)
     card_free(s->card);
     s->card = NULL;
     msi_uninit(pdev);
+    if (s->timelog_fp) {
+        fclose(s->timelog_fp);
+        s->timelog_fp = NULL;
+    }
 }
 
 /* PCI RST#: the card's gateware starts from its reset state. */
@@ -411,6 +436,7 @@ static Property synpcix_properties[] = {
     DEFINE_PROP_INT64("pps-offset-ns", SynpcixState, pps_offset_ns, 0),
     DEFINE_PROP_UINT32("pps-width-ns", SynpcixState, pps_width_ns, 100000000),
     DEFINE_PROP_INT32("osc-ppb", SynpcixState, osc_ppb, 0),
+    DEFINE_PROP_STRING("timelog", SynpcixState, timelog),
     DEFINE_PROP_END_OF_LIST(),
 };
 

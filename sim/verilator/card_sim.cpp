@@ -498,6 +498,11 @@ extern "C" uint64_t card_tb_clocks(const struct card *c)
 	return c->n_tb;
 }
 
+extern "C" uint64_t card_time_ns(const struct card *c)
+{
+	return c->top->tb_time_ns;
+}
+
 extern "C" uint64_t card_bus_clocks(const struct card *c)
 {
 	return c->n_bus;

@@ -152,6 +152,13 @@ uint64_t card_tb_clocks(const struct card *c);
 uint64_t card_bus_clocks(const struct card *c);
 /* Current true tb_clk period in ns (from the oscillator model). */
 double card_tb_period_ns(const struct card *c);
+/*
+ * The card's clock now: the timebase's time_ns as the capture unit sees it
+ * (a doorbell latched in this tb clock would carry it, before the capture
+ * path's latency). Read from the model's port, no register access: the
+ * card does not run. For mapping a simulator's time onto card time.
+ */
+uint64_t card_time_ns(const struct card *c);
 
 #ifdef __cplusplus
 }

@@ -64,7 +64,8 @@ module card_top (
     input         pps_in,
     input  [1:0]  event_in,
     output        perout,
-    output        pps_locked);
+    output        pps_locked,
+    output [63:0] tb_time_ns);  // the time the capture unit latches
 
   reg        bus_rst = 1'b1, tb_rst = 1'b1;
   reg        m_valid_q = 1'b0, m_write_q = 1'b0;
@@ -120,5 +121,5 @@ module card_top (
     .dma_rd_data(dma_rd_data_q), .dma_done(dma_done_q), .dma_err(dma_err_q),
     .irq_raise(irq_raise), .irq_pending(irq_pending),
     .pps_in(pps_in), .event_in(event_in),
-    .perout(perout), .pps_locked(pps_locked));
+    .perout(perout), .pps_locked(pps_locked), .tb_time_ns(tb_time_ns));
 endmodule

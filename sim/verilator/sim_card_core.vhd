@@ -50,7 +50,10 @@ entity sim_card_core is
     pps_in     : in  std_logic;
     event_in   : in  std_logic_vector(N_EVENTS - 1 downto 0);
     perout     : out std_logic;
-    pps_locked : out std_logic);
+    pps_locked : out std_logic;
+    -- the timebase's time as the capture unit latches it (the QEMU device
+    -- logs it at reset to map virtual time to card time exactly)
+    tb_time_ns : out std_logic_vector(63 downto 0));
 end entity;
 
 architecture rtl of sim_card_core is
@@ -65,6 +68,7 @@ begin
       tb_clk => tb_clk, tb_rst => tb_rst,
       pps_in => pps_in, event_in => event_in, perout => perout,
       pps_locked => pps_locked, tb_time_ns => time_ns);
+  tb_time_ns <= std_logic_vector(time_ns);
 
   capture : entity work.capture_unit
     generic map (N_SLOTS => N_SLOTS)
