@@ -6,6 +6,10 @@
 -- passed to stamp_engine and answered when it is idle (a few clocks, at
 -- most one capture's handling). Everything else answers the clock after the
 -- request. Undefined offsets read 0 and ignore writes.
+--
+-- The window's write flag, word and data are the register port's own
+-- (held until reg_ready, docs/card-internals.md section 2), its slot the
+-- slot_sel register: no copies in flip-flops.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -40,6 +44,8 @@ entity capture_regs is
     irq_gap     : out std_logic_vector(7 downto 0);
     irq_pend    : in  std_logic_vector(N_SLOTS - 1 downto 0);
     irq_raised  : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_status  : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_clear   : out std_logic_vector(N_SLOTS - 1 downto 0);  -- one clock, W1C of irq.status
     -- card_dma_arbiter's error report
     dma_err_valid : in std_logic;
     dma_err_code  : in std_logic_vector(1 downto 0);
@@ -99,13 +105,11 @@ begin
   begin
     if rising_edge(clk) then
       ready <= '0';
+      irq_clear <= (others => '0');
       if rst = '1' then
         waiting <= '0';
         win_req <= '0';
-        win_write <= '0';
-        win_slot <= (others => '0');
-        win_word <= (others => '0');
-        win_wdata <= (others => '0');
+        irq_clear <= (others => '0');
         sel <= (others => '0');
         mask <= (others => '0');
         gap <= (others => '0');
@@ -136,10 +140,6 @@ begin
           if a >= WIN_FIRST and a <= WIN_LAST then
             if sel < N_SLOTS then
               win_req <= '1';
-              win_write <= reg_write;
-              win_slot <= std_logic_vector(sel);
-              win_word <= std_logic_vector(to_unsigned(a - WIN_FIRST, 5));
-              win_wdata <= reg_wdata;
               waiting <= '1';
             else
               reg_rdata <= (others => '0');
@@ -177,6 +177,11 @@ begin
                 gap <= reg_wdata(IRQ_GAP_UNITS_LSB + 7 downto IRQ_GAP_UNITS_LSB);
               end if;
             elsif a = REG_IRQ_RAISED / 4 then d := w32(std_logic_vector(raised));
+            elsif a = REG_IRQ_STATUS / 4 then
+              d := w32(irq_status);
+              if reg_write = '1' then
+                irq_clear <= reg_wdata(N_SLOTS - 1 downto 0);
+              end if;
             end if;
             if reg_write = '1' then
               d := (others => '0');
@@ -188,6 +193,15 @@ begin
       end if;
     end if;
   end process;
+
+  -- WIN_FIRST is a multiple of 32 words, so the word is the address's low
+  -- bits (checked below)
+  assert WIN_FIRST mod 32 = 0 and WIN_LAST - WIN_FIRST < 32
+    report "capture_regs: the window must start on a 32-word boundary" severity failure;
+  win_write <= reg_write;
+  win_word  <= reg_addr(6 downto 2);
+  win_wdata <= reg_wdata;
+  win_slot  <= std_logic_vector(sel);
 
   reg_ready <= ready;
   irq_mask  <= mask;

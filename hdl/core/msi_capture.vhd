@@ -18,7 +18,17 @@
 --
 -- A doorbell that finds the FIFO full is not silent: the slot's lost count
 -- (saturating at 255) rides in the slot's next entry, or in a "lost only"
--- entry (kind 0) as soon as the FIFO has room.
+-- entry (kind 0) as soon as the FIFO has room. A lost-only entry's data and
+-- ns fields are not defined (they carry whatever the bank and time_ns hold
+-- then): readers look at kind, slot and lost only. So the RAM's 64 data
+-- and time inputs come straight from the bank and time_ns, not through a
+-- multiplexer with zeros.
+--
+-- Area: the lost counters share one saturating incrementer and one
+-- multiplexer. The slot an entry or a loss is about (the doorbell's, else
+-- the loss report's) is one-hot in hit; its count, lost_hit, is both the
+-- entry's lost field and the incrementer's input, and the counters load
+-- the incremented value (enable) or clear (synchronous reset) only.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -101,7 +111,7 @@ architecture rtl of msi_capture is
   signal rd_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
   signal we       : std_logic;
   signal full     : boolean;   -- registered (see latch)
-  signal det_slot, lost_pick : natural range 0 to 7;
+  signal lost_pick : natural range 0 to 7;
   -- each bank's slot, one-hot, registered on tb_clk: the lost counters'
   -- enables select by the toggle between these instead of decoding the
   -- selected bank (tb_clk's critical path). A bank is written with its
@@ -113,6 +123,11 @@ architecture rtl of msi_capture is
   -- the loss report's slot, one-hot (lost_pick encoded for the data), so
   -- the counter it clears is not found by decoding an encoded choice
   signal pick : std_logic_vector(N_SLOTS - 1 downto 0);
+  signal hit      : std_logic_vector(N_SLOTS - 1 downto 0);  -- the entry's slot, one-hot
+  signal lost_hit : unsigned(7 downto 0);                    -- its lost count
+  signal lost_inc : unsigned(7 downto 0);                    -- that + 1, saturating
+  signal changed  : std_logic;                               -- t_sync /= t_prev
+  signal wslot    : std_logic_vector(2 downto 0);
   signal wa       : unsigned(FIFO_LOG2 - 1 downto 0);
   signal wd       : std_logic_vector(W - 1 downto 0);
 
@@ -164,41 +179,47 @@ begin
 
   b <= bank(1) when t_sync = '1' else bank(0);
 
+  changed <= '1' when t_sync /= t_prev else '0';
+
+  -- the loss report's slot when no doorbell is being latched: the lowest
+  -- slot with a count, one-hot (no encoded choice to decode again)
+  lpick : process (all)
+    variable found : boolean;
+  begin
+    pick <= (others => '0');
+    lost_pick <= 0;
+    found := false;
+    for i in 0 to N_SLOTS - 1 loop
+      if not found and lnz(i) = '1' then
+        found := true;
+        pick(i) <= '1';
+        lost_pick <= i;
+      end if;
+    end loop;
+  end process;
+
+  hit <= pick when changed = '0' else oh1 when t_sync = '1' else oh0;
+
+  lhit : process (all)
+    variable v : unsigned(7 downto 0);
+  begin
+    v := (others => '0');
+    for i in 0 to N_SLOTS - 1 loop
+      if hit(i) = '1' then
+        v := v or lost(i);
+      end if;
+    end loop;
+    lost_hit <= v;
+  end process;
+  lost_inc <= lost_hit when lost_hit = 255 else lost_hit + 1;
+
   -- the entry to write this clock, decided combinationally: the RAM's own
   -- input registers hold it (no 76-bit copy in flip-flops), and the time
   -- written is time_ns at the edge the change is detected
-  wsel : process (all)
-    variable s     : natural range 0 to 7;
-    variable found : boolean;
-  begin
-    s := to_integer(unsigned(b(18 downto 16)));
-    det_slot <= s;
-    we <= '0';
-    lost_pick <= 0;
-    pick <= (others => '0');
-    wd <= '1' & b(18 downto 16) & std_logic_vector(lost(s)) & b(15 downto 0)
-          & std_logic_vector(time_ns(47 downto 0));
-    if t_sync /= t_prev then
-      if not full then
-        we <= '1';
-      end if;
-    else
-      -- report losses as soon as there is room, lowest slot first
-      found := false;
-      for i in 0 to N_SLOTS - 1 loop
-        if not found and lnz(i) = '1' then
-          found := true;
-          lost_pick <= i;
-          pick(i) <= '1';
-          wd <= '0' & std_logic_vector(to_unsigned(i, 3)) & std_logic_vector(lost(i))
-                & x"0000" & x"000000000000";
-          if not full then
-            we <= '1';
-          end if;
-        end if;
-      end loop;
-    end if;
-  end process;
+  we <= '1' when not full and (changed = '1' or lnz /= (lnz'range => '0')) else '0';
+  wslot <= b(18 downto 16) when changed = '1' else std_logic_vector(to_unsigned(lost_pick, 3));
+  wd <= changed & wslot & std_logic_vector(lost_hit) & b(15 downto 0)
+        & std_logic_vector(time_ns(47 downto 0));
   wa <= wr_ptr(FIFO_LOG2 - 1 downto 0);
 
   latch : process (tb_clk)
@@ -240,28 +261,19 @@ begin
             oh1(i) <= '1';
           end if;
         end loop;
-        if t_sync /= t_prev then
-          for i in 0 to N_SLOTS - 1 loop
-            if (t_sync = '1' and oh1(i) = '1') or (t_sync = '0' and oh0(i) = '1') then
-              if full then
-                if lost(i) /= 255 then
-                  lost(i) <= lost(i) + 1;
-                end if;
-                lnz(i) <= '1';
-              else
-                lost(i) <= (others => '0');
-                lnz(i) <= '0';
-              end if;
-            end if;
-          end loop;
-        elsif not full then
-          for i in 0 to N_SLOTS - 1 loop
-            if pick(i) = '1' then
+        -- the slot in hit: a doorbell that finds the FIFO full counts,
+        -- an entry written (capture or loss report) takes the count along
+        for i in 0 to N_SLOTS - 1 loop
+          if hit(i) = '1' then
+            if full and changed = '1' then
+              lost(i) <= lost_inc;
+              lnz(i) <= '1';
+            elsif not full then
               lost(i) <= (others => '0');
               lnz(i) <= '0';
             end if;
-          end loop;
-        end if;
+          end if;
+        end loop;
       end if;
     end if;
   end process;
