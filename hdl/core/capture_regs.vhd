@@ -71,6 +71,7 @@ architecture rtl of capture_regs is
 
   signal win_hit  : std_logic;                      -- a window word
   signal answer_w : std_logic_vector(31 downto 0);  -- any other register's word
+  signal hdr_w    : std_logic_vector(31 downto 0);  -- a block header's word
 
   function pick (c : boolean; v : std_logic_vector(31 downto 0)) return std_logic_vector is
   begin
@@ -116,26 +117,54 @@ begin
   win_hit <= '1' when unsigned(reg_addr(11 downto 7)) = WIN_FIRST / 32 and
                       unsigned(reg_addr(6 downto 2)) <= WIN_LAST - WIN_FIRST else '0';
 
+  -- the three blocks' headers (type, version, next: the first three words
+  -- of each block): the block from the address bits above the block size,
+  -- the word from the two below, so each answer bit is one small function
+  hdr : process (all)
+    variable blk : natural range 0 to 31;
+    variable w : std_logic_vector(31 downto 0);
+  begin
+    blk := to_integer(unsigned(reg_addr(11 downto 7)));
+    w := (others => '0');
+    if reg_addr(6 downto 4) = "000" then
+      if blk = BLK_MSI_SLOTS_BASE / 128 then
+        case reg_addr(3 downto 2) is
+          when "00" => w := MSI_SLOTS_TYPE_RESET;
+          when "01" => w := MSI_SLOTS_VERSION_RESET;
+          when "10" => w := MSI_SLOTS_NEXT_RESET;
+          when others => null;
+        end case;
+      elsif blk = BLK_DMA_BASE / 128 then
+        case reg_addr(3 downto 2) is
+          when "00" => w := DMA_TYPE_RESET;
+          when "01" => w := DMA_VERSION_RESET;
+          when "10" => w := DMA_NEXT_RESET;
+          when others => null;
+        end case;
+      elsif blk = BLK_IRQ_BASE / 128 then
+        case reg_addr(3 downto 2) is
+          when "00" => w := IRQ_TYPE_RESET;
+          when "01" => w := IRQ_VERSION_RESET;
+          when "10" => w := IRQ_NEXT_RESET;
+          when others => null;
+        end case;
+      end if;
+    end if;
+    hdr_w <= w;
+  end process;
+
   answer : process (all)
     variable a : natural range 0 to 1023;
     variable d : std_logic_vector(31 downto 0);
   begin
     a := to_integer(unsigned(reg_addr));
     d := (others => '0');
-    d := d or pick(a = BLK_MSI_SLOTS_BASE / 4, MSI_SLOTS_TYPE_RESET);
-    d := d or pick(a = REG_MSI_SLOTS_VERSION / 4, MSI_SLOTS_VERSION_RESET);
-    d := d or pick(a = REG_MSI_SLOTS_NEXT / 4, MSI_SLOTS_NEXT_RESET);
+    d := d or hdr_w;
     d := d or pick(a = REG_MSI_SLOTS_SLOT_SEL / 4, w32(std_logic_vector(sel)));
     d := d or pick(a = REG_MSI_SLOTS_INFO / 4, info_w);
     d := d or pick(a = REG_MSI_SLOTS_STATUS / 4, status_w);
-    d := d or pick(a = BLK_DMA_BASE / 4, DMA_TYPE_RESET);
-    d := d or pick(a = REG_DMA_VERSION / 4, DMA_VERSION_RESET);
-    d := d or pick(a = REG_DMA_NEXT / 4, DMA_NEXT_RESET);
     d := d or pick(a = REG_DMA_ERRORS / 4, w32(std_logic_vector(errors)));
     d := d or pick(a = REG_DMA_LAST_ERROR / 4, lerr_w);
-    d := d or pick(a = BLK_IRQ_BASE / 4, IRQ_TYPE_RESET);
-    d := d or pick(a = REG_IRQ_VERSION / 4, IRQ_VERSION_RESET);
-    d := d or pick(a = REG_IRQ_NEXT / 4, IRQ_NEXT_RESET);
     d := d or pick(a = REG_IRQ_MASK / 4, w32(mask));
     d := d or pick(a = REG_IRQ_PENDING / 4, w32(irq_pend));
     d := d or pick(a = REG_IRQ_GAP / 4, w32(gap));
@@ -212,6 +241,8 @@ begin
 
   -- WIN_FIRST is a multiple of 32 words, so the word is the address's low
   -- bits (checked below)
+  assert BLK_MSI_SLOTS_BASE mod 128 = 0 and BLK_DMA_BASE mod 128 = 0 and BLK_IRQ_BASE mod 128 = 0
+    report "capture_regs: block headers are found on 128-byte boundaries" severity failure;
   assert WIN_FIRST mod 32 = 0 and WIN_LAST - WIN_FIRST < 32
     report "capture_regs: the window must start on a 32-word boundary" severity failure;
   -- the clear of irq.status acts at the edge that raises reg_ready, as a
