@@ -26,6 +26,8 @@
 -- all sent. A raise of a slot whose earlier request still waits merges with
 -- it: one MSI announces every stamp written so far (the driver reads the
 -- whole ring), as card_irq merges requests inside its moderation gap.
+-- With MSI off, INTA# is the capture unit's irq_intx (an irq.status bit
+-- set by a raise, unmasked, not yet cleared by the driver).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;

@@ -113,7 +113,8 @@ begin
 
   -- the answer of a non-window register: an AND-OR of every register word
   -- with its address match, not an if/elsif chain (a priority multiplexer
-  -- 20 deep in front of each of the 32 bits); constant words fold into it
+  -- 20 deep in front of each of the 32 bits); the constant header words
+  -- come from hdr below
   win_hit <= '1' when unsigned(reg_addr(11 downto 7)) = WIN_FIRST / 32 and
                       unsigned(reg_addr(6 downto 2)) <= WIN_LAST - WIN_FIRST else '0';
 
