@@ -47,7 +47,7 @@ struct synpcix {
 	const char *irq_kind;		/* "MSI", "INTx" or "none" */
 	int nvec;			/* vectors allocated (0: none) */
 	bool intx;			/* the vector is the (shared) INTx line */
-	u32 irq_raised_seen;		/* irq.raised at the last INTx handled */
+	u32 irq_raised_seen;		/* irq 1.0: irq.raised at the last INTx handled */
 
 	/* MSI slots; protected by synpcix_slots_mutex (synpcix_slot.c) */
 	struct list_head card_node;	/* on the list of bound cards */

@@ -66,12 +66,13 @@ static void __iomem *synpcix_map_bar(struct pci_dev *pdev, int bar)
  * would eventually disable it for everyone.
  *
  * INTx: a level line, possibly shared with other devices. The card keeps
- * it asserted from a raise until a write to irq.mask (the acknowledge,
- * docs/driver.md "Interrupt path"); spx_irq_ack() writes the mask back as it
- * is and then reads irq.raised: unchanged means the line was not ours.
- * Acknowledging before the holders look at their slots (they run after
- * this handler) loses no raise: one after the acknowledge asserts the line
- * again.
+ * it asserted from a raise while the slot's irq.status bit is set and the
+ * slot unmasked (docs/driver.md "Interrupt path"); spx_irq_ack() reads
+ * irq.status and writes the bits back: no unmasked bit set means the line
+ * was not ours (a card with irq 1.0: the mask written back, irq.raised
+ * unchanged). Acknowledging before the holders look at their slots (they
+ * run after this handler) loses no raise: one after the acknowledge
+ * asserts the line again.
  *
  * EXTTS (PPS and event inputs) stays polled by the PTP aux worker: the
  * gateware raises interrupts only for MSI slots (card_irq has one request
@@ -80,16 +81,11 @@ static void __iomem *synpcix_map_bar(struct pci_dev *pdev, int bar)
 static irqreturn_t synpcix_irq(int irq, void *data)
 {
 	struct synpcix *sp = data;
-	u32 raised;
 
 	if (!sp->intx)
 		return IRQ_HANDLED;
-	if (spx_irq_ack(&sp->hw, &raised))
-		return IRQ_NONE;	/* no irq block, or the card is gone */
-	if (raised == sp->irq_raised_seen)
-		return IRQ_NONE;
-	sp->irq_raised_seen = raised;
-	return IRQ_HANDLED;
+	/* < 0: no irq block, or the card is gone; 0: not the card's */
+	return spx_irq_ack(&sp->hw, &sp->irq_raised_seen) > 0 ? IRQ_HANDLED : IRQ_NONE;
 }
 
 /*
@@ -100,10 +96,9 @@ static irqreturn_t synpcix_irq(int irq, void *data)
 static void synpcix_intx_release(void *data)
 {
 	struct synpcix *sp = data;
-	u32 raised;
 
 	if (pci_device_is_present(sp->pdev))
-		spx_irq_ack(&sp->hw, &raised);
+		spx_irq_ack(&sp->hw, &sp->irq_raised_seen);
 }
 
 static int synpcix_request_irqs(struct synpcix *sp)
@@ -112,7 +107,7 @@ static int synpcix_request_irqs(struct synpcix *sp)
 	int i, err;
 
 	if (sp->intx) {
-		if (spx_irq_ack(&sp->hw, &sp->irq_raised_seen))
+		if (spx_irq_ack(&sp->hw, &sp->irq_raised_seen) < 0)
 			dev_warn(dev, "INTx without an irq block: the line cannot be acknowledged\n");
 		err = devm_add_action_or_reset(dev, synpcix_intx_release, sp);
 		if (err)

@@ -608,26 +608,48 @@ int spx_irq_raised(struct spx_hw *hw, u32 *raised)
 }
 
 /*
- * Acknowledge the card's INTx and say whether the card raised since the
- * last call: the shared-line handler's check. Writing irq.mask (with its
- * own value) is the acknowledge (docs/driver.md, "Interrupt path"); it comes
- * before the read of irq.raised, so a raise after the read asserts the line
- * again and is not lost, and a raise before it is in the count.
+ * Acknowledge the card's INTx and say whether the interrupt was the card's:
+ * the shared-line handler's check (docs/driver.md, "Interrupt path").
+ * Returns 1 (the card's), 0 (not the card's) or a negative errno.
+ *
+ * irq 1.1 and later: INTA# is asserted while an unmasked irq.status bit is
+ * set. The bits read are written back (W1C), which drops the line; a raise
+ * after the read sets its bit again (also when it is one of the bits being
+ * cleared: the gateware lets the raise win), so the line comes back and
+ * nothing is lost. The interrupt was the card's when an unmasked bit was
+ * set; masked ones are cleared too (they did not assert the line, and a
+ * holder that masks a slot polls it). *seen is not used.
+ *
+ * irq 1.0 (no status register): writing irq.mask with its own value is the
+ * acknowledge, and a change of irq.raised since the last call (*seen, the
+ * count then) says the card raised. Acknowledge first, count second: a
+ * raise after the write asserts the line again, one before it is counted.
  */
-int spx_irq_ack(struct spx_hw *hw, u32 *raised)
+int spx_irq_ack(struct spx_hw *hw, u32 *seen)
 {
-	u32 mask;
+	u32 mask, status = 0, raised = 0;
+	int ret;
 
 	if (!hw->present[SPX_BLK_IRQ])
 		return -EOPNOTSUPP;
 	spx_lock(&hw->os);
 	mask = RD(hw, IRQ, MASK);
-	if (mask != SPX_ALL_ONES) {
+	if ((hw->version[SPX_BLK_IRQ] & 0xffff) >= 1) {
+		status = RD(hw, IRQ, STATUS);
+		if (status != SPX_ALL_ONES && status)
+			WR(hw, IRQ, STATUS, status);
+	} else if (mask != SPX_ALL_ONES) {
 		WR(hw, IRQ, MASK, mask);
-		*raised = RD(hw, IRQ, RAISED);
+		raised = RD(hw, IRQ, RAISED);
 	}
 	spx_unlock(&hw->os);
-	return mask == SPX_ALL_ONES ? -ENODEV : 0;
+	if (mask == SPX_ALL_ONES || status == SPX_ALL_ONES)
+		return -ENODEV;
+	if ((hw->version[SPX_BLK_IRQ] & 0xffff) >= 1)
+		return (status & ~mask) ? 1 : 0;
+	ret = raised != *seen;
+	*seen = raised;
+	return ret;
 }
 
 /*

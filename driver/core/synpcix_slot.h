@@ -174,7 +174,7 @@ int spx_irq_pending(struct spx_hw *hw, u32 *pending);
 int spx_irq_set_gap(struct spx_hw *hw, unsigned int units);
 int spx_irq_get_gap(struct spx_hw *hw, unsigned int *units);
 int spx_irq_raised(struct spx_hw *hw, u32 *raised);
-int spx_irq_ack(struct spx_hw *hw, u32 *raised);
+int spx_irq_ack(struct spx_hw *hw, u32 *seen);
 int spx_slot_activity(struct spx_hw *hw, unsigned int slot, u32 *count);
 
 /* Capture unit DMA (dma block). */

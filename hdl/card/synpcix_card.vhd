@@ -26,6 +26,8 @@
 -- all sent. A raise of a slot whose earlier request still waits merges with
 -- it: one MSI announces every stamp written so far (the driver reads the
 -- whole ring), as card_irq merges requests inside its moderation gap.
+-- With MSI off, INTA# is the capture unit's irq_intx (an irq.status bit
+-- set by a raise, unmasked, not yet cleared by the driver).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -96,7 +98,7 @@ architecture rtl of synpcix_card is
   signal dma_err : std_logic_vector(1 downto 0);
   signal tb_time_ns : unsigned(63 downto 0);
   signal irq_raise, irq_pending, msi_req, msi_take, offer_oh : std_logic_vector(N_SLOTS - 1 downto 0);
-  signal irq_valid, irq_ready, int_pending : std_logic;
+  signal irq_valid, irq_ready, int_pending, irq_intx : std_logic;
   signal irq_vector : std_logic_vector(1 downto 0);
   signal serr_n_out_unused : std_logic;
   signal frame_oe_i, irdy_oe_i, frame_oe_q : std_logic;
@@ -195,7 +197,7 @@ begin
       dma_addr => dma_addr, dma_len => dma_len, dma_wd_data => dma_wd_data,
       dma_wd_ready => dma_wd_ready, dma_rd_valid => dma_rd_valid,
       dma_rd_data => dma_rd_data, dma_done => dma_done, dma_err => dma_err,
-      irq_raise => irq_raise, irq_pending => irq_pending);
+      irq_raise => irq_raise, irq_pending => irq_pending, irq_intx => irq_intx);
 
   -- Raised vectors wait in msi_req until pci_interface takes them. The
   -- lowest requesting slot is latched into the offer (offer_oh, irq_vector)
@@ -234,6 +236,8 @@ begin
     end if;
   end process;
 
-  -- INTA# (MSI off): some slot wants service, held back or queued
-  int_pending <= '1' when unsigned(irq_pending) /= 0 or unsigned(msi_req) /= 0 else '0';
+  -- INTA# (MSI off): a raised slot not yet acknowledged in irq.status
+  -- (card_irq; the raise that sets it has gone to msi_req as well, where
+  -- pci_interface completes it without a write)
+  int_pending <= irq_intx;
 end architecture;

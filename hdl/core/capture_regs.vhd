@@ -6,6 +6,10 @@
 -- passed to stamp_engine and answered when it is idle (a few clocks, at
 -- most one capture's handling). Everything else answers the clock after the
 -- request. Undefined offsets read 0 and ignore writes.
+--
+-- The window's write flag, word and data are the register port's own
+-- (held until reg_ready, docs/card-internals.md section 2), its slot the
+-- slot_sel register: no copies in flip-flops.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -40,6 +44,8 @@ entity capture_regs is
     irq_gap     : out std_logic_vector(7 downto 0);
     irq_pend    : in  std_logic_vector(N_SLOTS - 1 downto 0);
     irq_raised  : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_status  : in  std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_clear   : out std_logic_vector(N_SLOTS - 1 downto 0);  -- W1C of irq.status, see below
     -- card_dma_arbiter's error report
     dma_err_valid : in std_logic;
     dma_err_code  : in std_logic_vector(1 downto 0);
@@ -62,6 +68,18 @@ architecture rtl of capture_regs is
   -- mis-slices a variable assigned whole in one branch and by slices in
   -- another (docs/simulation.md)
   signal info_w, status_w, lerr_w : std_logic_vector(31 downto 0);
+
+  signal win_hit  : std_logic;                      -- a window word
+  signal answer_w : std_logic_vector(31 downto 0);  -- any other register's word
+  signal hdr_w    : std_logic_vector(31 downto 0);  -- a block header's word
+
+  function pick (c : boolean; v : std_logic_vector(31 downto 0)) return std_logic_vector is
+  begin
+    if c then
+      return v;
+    end if;
+    return x"00000000";
+  end function;
 
   function w32 (v : std_logic_vector) return std_logic_vector is
     variable r : std_logic_vector(31 downto 0) := (others => '0');
@@ -93,19 +111,79 @@ begin
     lerr_w(DMA_LAST_ERROR_REQUESTER_LSB + 1 downto DMA_LAST_ERROR_REQUESTER_LSB) <= last_err(3 downto 2);
   end process;
 
-  process (clk)
+  -- the answer of a non-window register: an AND-OR of every register word
+  -- with its address match, not an if/elsif chain (a priority multiplexer
+  -- 20 deep in front of each of the 32 bits); the constant header words
+  -- come from hdr below
+  win_hit <= '1' when unsigned(reg_addr(11 downto 7)) = WIN_FIRST / 32 and
+                      unsigned(reg_addr(6 downto 2)) <= WIN_LAST - WIN_FIRST else '0';
+
+  -- the three blocks' headers (type, version, next: the first three words
+  -- of each block): the block from the address bits above the block size,
+  -- the word from the two below, so each answer bit is one small function
+  hdr : process (all)
+    variable blk : natural range 0 to 31;
+    variable w : std_logic_vector(31 downto 0);
+  begin
+    blk := to_integer(unsigned(reg_addr(11 downto 7)));
+    w := (others => '0');
+    if reg_addr(6 downto 4) = "000" then
+      if blk = BLK_MSI_SLOTS_BASE / 128 then
+        case reg_addr(3 downto 2) is
+          when "00" => w := MSI_SLOTS_TYPE_RESET;
+          when "01" => w := MSI_SLOTS_VERSION_RESET;
+          when "10" => w := MSI_SLOTS_NEXT_RESET;
+          when others => null;
+        end case;
+      elsif blk = BLK_DMA_BASE / 128 then
+        case reg_addr(3 downto 2) is
+          when "00" => w := DMA_TYPE_RESET;
+          when "01" => w := DMA_VERSION_RESET;
+          when "10" => w := DMA_NEXT_RESET;
+          when others => null;
+        end case;
+      elsif blk = BLK_IRQ_BASE / 128 then
+        case reg_addr(3 downto 2) is
+          when "00" => w := IRQ_TYPE_RESET;
+          when "01" => w := IRQ_VERSION_RESET;
+          when "10" => w := IRQ_NEXT_RESET;
+          when others => null;
+        end case;
+      end if;
+    end if;
+    hdr_w <= w;
+  end process;
+
+  answer : process (all)
     variable a : natural range 0 to 1023;
     variable d : std_logic_vector(31 downto 0);
+  begin
+    a := to_integer(unsigned(reg_addr));
+    d := (others => '0');
+    d := d or hdr_w;
+    d := d or pick(a = REG_MSI_SLOTS_SLOT_SEL / 4, w32(std_logic_vector(sel)));
+    d := d or pick(a = REG_MSI_SLOTS_INFO / 4, info_w);
+    d := d or pick(a = REG_MSI_SLOTS_STATUS / 4, status_w);
+    d := d or pick(a = REG_DMA_ERRORS / 4, w32(std_logic_vector(errors)));
+    d := d or pick(a = REG_DMA_LAST_ERROR / 4, lerr_w);
+    d := d or pick(a = REG_IRQ_MASK / 4, w32(mask));
+    d := d or pick(a = REG_IRQ_PENDING / 4, w32(irq_pend));
+    d := d or pick(a = REG_IRQ_GAP / 4, w32(gap));
+    d := d or pick(a = REG_IRQ_RAISED / 4, w32(std_logic_vector(raised)));
+    d := d or pick(a = REG_IRQ_STATUS / 4, w32(irq_status));
+    answer_w <= d;
+  end process;
+
+  -- a write's reg_rdata is not looked at (docs/card-internals.md section 2):
+  -- it carries the register's old value
+  process (clk)
+    variable a : natural range 0 to 1023;
   begin
     if rising_edge(clk) then
       ready <= '0';
       if rst = '1' then
         waiting <= '0';
         win_req <= '0';
-        win_write <= '0';
-        win_slot <= (others => '0');
-        win_word <= (others => '0');
-        win_wdata <= (others => '0');
         sel <= (others => '0');
         mask <= (others => '0');
         gap <= (others => '0');
@@ -133,61 +211,53 @@ begin
           end if;
         elsif reg_valid = '1' and ready = '0' then
           a := to_integer(unsigned(reg_addr));
-          if a >= WIN_FIRST and a <= WIN_LAST then
-            if sel < N_SLOTS then
-              win_req <= '1';
-              win_write <= reg_write;
-              win_slot <= std_logic_vector(sel);
-              win_word <= std_logic_vector(to_unsigned(a - WIN_FIRST, 5));
-              win_wdata <= reg_wdata;
-              waiting <= '1';
-            else
-              reg_rdata <= (others => '0');
-              ready <= '1';
-            end if;
+          if win_hit = '1' and sel < N_SLOTS then
+            win_req <= '1';
+            waiting <= '1';
           else
-            d := (others => '0');
-            if a = BLK_MSI_SLOTS_BASE / 4 then d := MSI_SLOTS_TYPE_RESET;
-            elsif a = REG_MSI_SLOTS_VERSION / 4 then d := MSI_SLOTS_VERSION_RESET;
-            elsif a = REG_MSI_SLOTS_NEXT / 4 then d := MSI_SLOTS_NEXT_RESET;
-            elsif a = REG_MSI_SLOTS_SLOT_SEL / 4 then
-              d := w32(std_logic_vector(sel));
-              if reg_write = '1' then
+            -- a window word of an unbuilt slot reads 0 (win_hit is not
+            -- in answer_w)
+            if win_hit = '1' then
+              reg_rdata <= (others => '0');
+            else
+              reg_rdata <= answer_w;
+            end if;
+            ready <= '1';
+            if reg_write = '1' then
+              if a = REG_MSI_SLOTS_SLOT_SEL / 4 then
                 sel <= unsigned(reg_wdata(MSI_SLOTS_SLOT_SEL_SLOT_LSB + 2 downto MSI_SLOTS_SLOT_SEL_SLOT_LSB));
               end if;
-            elsif a = REG_MSI_SLOTS_INFO / 4 then d := info_w;
-            elsif a = REG_MSI_SLOTS_STATUS / 4 then d := status_w;
-            elsif a = BLK_DMA_BASE / 4 then d := DMA_TYPE_RESET;
-            elsif a = REG_DMA_VERSION / 4 then d := DMA_VERSION_RESET;
-            elsif a = REG_DMA_NEXT / 4 then d := DMA_NEXT_RESET;
-            elsif a = REG_DMA_ERRORS / 4 then d := w32(std_logic_vector(errors));
-            elsif a = REG_DMA_LAST_ERROR / 4 then d := lerr_w;
-            elsif a = BLK_IRQ_BASE / 4 then d := IRQ_TYPE_RESET;
-            elsif a = REG_IRQ_VERSION / 4 then d := IRQ_VERSION_RESET;
-            elsif a = REG_IRQ_NEXT / 4 then d := IRQ_NEXT_RESET;
-            elsif a = REG_IRQ_MASK / 4 then
-              d := w32(mask);
-              if reg_write = '1' then
+              if a = REG_IRQ_MASK / 4 then
                 mask <= reg_wdata(N_SLOTS - 1 downto 0);
               end if;
-            elsif a = REG_IRQ_PENDING / 4 then d := w32(irq_pend);
-            elsif a = REG_IRQ_GAP / 4 then
-              d := w32(gap);
-              if reg_write = '1' then
+              if a = REG_IRQ_GAP / 4 then
                 gap <= reg_wdata(IRQ_GAP_UNITS_LSB + 7 downto IRQ_GAP_UNITS_LSB);
               end if;
-            elsif a = REG_IRQ_RAISED / 4 then d := w32(std_logic_vector(raised));
             end if;
-            if reg_write = '1' then
-              d := (others => '0');
-            end if;
-            reg_rdata <= d;
-            ready <= '1';
           end if;
         end if;
       end if;
     end if;
   end process;
+
+  -- WIN_FIRST is a multiple of 32 words, so the word is the address's low
+  -- bits (checked below)
+  assert BLK_MSI_SLOTS_BASE mod 128 = 0 and BLK_DMA_BASE mod 128 = 0 and BLK_IRQ_BASE mod 128 = 0
+    report "capture_regs: block headers are found on 128-byte boundaries" severity failure;
+  assert WIN_FIRST mod 32 = 0 and WIN_LAST - WIN_FIRST < 32
+    report "capture_regs: the window must start on a 32-word boundary" severity failure;
+  -- the clear of irq.status acts at the edge that raises reg_ready, as a
+  -- mask write does: once the write is answered the INTx level is the new
+  -- one (the QEMU device and the driver's acknowledge rely on it)
+  irq_clear <= reg_wdata(N_SLOTS - 1 downto 0)
+               when reg_valid = '1' and reg_write = '1' and ready = '0' and waiting = '0' and
+                    unsigned(reg_addr) = REG_IRQ_STATUS / 4
+               else (others => '0');
+
+  win_write <= reg_write;
+  win_word  <= reg_addr(6 downto 2);
+  win_wdata <= reg_wdata;
+  win_slot  <= std_logic_vector(sel);
 
   reg_ready <= ready;
   irq_mask  <= mask;

@@ -8,7 +8,9 @@
 -- clock, after that slot's stamp writes have completed on the bus (the MSI
 -- writer must issue its write after dma_done of those writes, which holds
 -- when it queues behind them on the same initiator); irq_pending shows the
--- requests held back by masking or moderation. docs/stamping.md.
+-- requests held back by masking or moderation; irq_intx is the level for
+-- INTA# while MSI is off (a raised slot's irq.status bit, unmasked, until
+-- the driver clears it). docs/stamping.md.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -48,7 +50,8 @@ entity capture_unit is
     dma_err      : in  std_logic_vector(1 downto 0);
     -- card interrupts
     irq_raise   : out std_logic_vector(N_SLOTS - 1 downto 0);
-    irq_pending : out std_logic_vector(N_SLOTS - 1 downto 0));
+    irq_pending : out std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_intx    : out std_logic);
 end entity;
 
 architecture rtl of capture_unit is
@@ -72,7 +75,7 @@ architecture rtl of capture_unit is
   signal err_req, err_code : std_logic_vector(1 downto 0);
   signal ev_valid : std_logic;
   signal ev_slot  : std_logic_vector(2 downto 0);
-  signal mask, raise, pending : std_logic_vector(N_SLOTS - 1 downto 0);
+  signal mask, raise, pending, status, clear : std_logic_vector(N_SLOTS - 1 downto 0);
   signal gap : std_logic_vector(7 downto 0);
 begin
   u_cap : entity work.msi_capture
@@ -115,7 +118,8 @@ begin
   u_irq : entity work.card_irq
     generic map (N_SLOTS => N_SLOTS)
     port map (clk => bus_clk, rst => bus_rst, ev_valid => ev_valid, ev_slot => ev_slot,
-              mask => mask, gap_units => gap, raise => raise, pending => pending);
+              mask => mask, gap_units => gap, clear => clear, raise => raise,
+              pending => pending, status => status, intx => irq_intx);
 
   u_regs : entity work.capture_regs
     generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2)
@@ -126,6 +130,7 @@ begin
               win_wdata => win_wdata, win_ack => win_ack, win_rdata => win_rdata,
               eng_busy => busy_s, eng_init => init_s, irq_mask => mask,
               irq_gap => gap, irq_pend => pending, irq_raised => raise,
+              irq_status => status, irq_clear => clear,
               dma_err_valid => err_valid, dma_err_code => err_code,
               dma_err_req => err_req);
 

@@ -55,9 +55,13 @@ architecture rtl of card_dma_arbiter is
 begin
   assert N_REQ <= 4 report "card_dma_arbiter: err_req has 2 bits" severity failure;
 
+  -- the pick is a natural plus a found flag, not an integer with -1 for
+  -- none: GHDL synthesis keeps the integer's 32 bits and its sign compare
+  -- (31 carry cells for N_REQ = 1)
   process (clk)
-    variable pick : integer;
-    variable r    : natural;
+    variable pick  : natural range 0 to N_REQ - 1;
+    variable found : boolean;
+    variable r     : natural range 0 to N_REQ - 1;
   begin
     if rising_edge(clk) then
       err_valid <= '0';
@@ -67,14 +71,16 @@ begin
         err_req <= "00";
         err_code <= "00";
       elsif busy = '0' then
-        pick := -1;
+        pick := 0;
+        found := false;
         for k in 1 to N_REQ loop
           r := (owner + k) mod N_REQ;
-          if pick < 0 and r_valid(r) = '1' then
+          if not found and r_valid(r) = '1' then
             pick := r;
+            found := true;
           end if;
         end loop;
-        if pick >= 0 then
+        if found then
           owner <= pick;
           busy <= '1';
         end if;

@@ -1,21 +1,35 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- Card interrupts with moderation and masking (bus clock). A request for
--- slot i (ev_valid/ev_slot, from the stamping engine once a capture's stamp
--- writes are done on the bus) sets pending(i). A pending, unmasked slot
--- whose gap timer has run out is raised: one clock of raise(i), at most one
--- slot per clock (lowest first) so the MSI writer takes them one by one.
+-- Card interrupts with moderation, masking and the INTx acknowledge (bus
+-- clock). A request for slot i (ev_valid/ev_slot, from the stamping engine
+-- once a capture's stamp writes are done on the bus) sets pending(i). A
+-- pending, unmasked slot outside its moderation gap is raised: one clock
+-- of raise(i), at most one slot per clock (lowest first) so the MSI writer
+-- takes them one by one, the clock after the request at the earliest.
 --
--- The gap timer of a raised slot starts at units + 1 ticks of a shared
--- 64-clock prescaler, so two raises of one slot are at least units * 64 bus
--- clocks apart (and at most 64 clocks more than that when requests wait).
+-- Moderation: a raise with gap_units /= 0 marks the slot busy. The gap
+-- timers (8 bits per slot) are not one counter each with its own
+-- decrementer and enable: they rotate through a ring of N_SLOTS registers,
+-- one slot's timer at the head per clock (slot presc mod N_SLOTS), and the
+-- one head datapath loads gap_units into a slot raised since its last visit
+-- or counts it down at the slot's one tick visit per 64 clocks; the tick
+-- visit that finds it at 0 ends the gap (busy cleared). So a raised slot's
+-- next raise is more than units * 64 clocks later (units + 1 ticks after
+-- the load, which comes 1..N_SLOTS clocks after the raise) and at most
+-- (units + 1) * 64 + N_SLOTS + 1 clocks later when requests wait.
 -- Requests while masked or inside the gap are remembered in pending(i),
 -- one raise for any number of them: the driver reads all stamps anyway.
+--
+-- INTx acknowledge: every raise also sets status(i); clear(i) (the
+-- driver's write of 1s to irq.status) clears it, a raise in the same clock
+-- winning. intx = some status bit set whose slot is not masked: the level
+-- pci_interface drives INTA# from while MSI is off (docs/pci.md). A raise
+-- with MSI on sets status too; nothing reads it then.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
 
 entity card_irq is
-  generic (N_SLOTS : positive := 4);
+  generic (N_SLOTS : positive := 4);   -- 1, 2, 4 or 8
   port (
     clk       : in  std_logic;
     rst       : in  std_logic;
@@ -23,41 +37,82 @@ entity card_irq is
     ev_slot   : in  std_logic_vector(2 downto 0);
     mask      : in  std_logic_vector(N_SLOTS - 1 downto 0);
     gap_units : in  std_logic_vector(7 downto 0);
+    clear     : in  std_logic_vector(N_SLOTS - 1 downto 0);
     raise     : out std_logic_vector(N_SLOTS - 1 downto 0);
-    pending   : out std_logic_vector(N_SLOTS - 1 downto 0));
+    pending   : out std_logic_vector(N_SLOTS - 1 downto 0);
+    status    : out std_logic_vector(N_SLOTS - 1 downto 0);
+    intx      : out std_logic);
 end entity;
 
 architecture rtl of card_irq is
-  signal pend     : std_logic_vector(N_SLOTS - 1 downto 0);
-  signal presc    : unsigned(5 downto 0);
-  signal tick     : std_logic;
-  type timer_t is array (0 to N_SLOTS - 1) of unsigned(8 downto 0);
-  signal timer    : timer_t;
+  signal pend, stat : std_logic_vector(N_SLOTS - 1 downto 0);
+  signal busy       : std_logic_vector(N_SLOTS - 1 downto 0);  -- inside the gap
+  signal load       : std_logic_vector(N_SLOTS - 1 downto 0);  -- timer to load at the next visit
+  signal presc      : unsigned(5 downto 0);
+  signal k          : natural range 0 to N_SLOTS - 1;          -- slot at the head
+  signal tick       : std_logic;
+  type ring_t is array (0 to N_SLOTS - 1) of unsigned(7 downto 0);
+  signal ring       : ring_t;
+  signal head       : unsigned(7 downto 0);
+  signal head_zero  : std_logic;
 begin
-  tick <= '1' when presc = 63 else '0';
+  assert N_SLOTS = 1 or N_SLOTS = 2 or N_SLOTS = 4 or N_SLOTS = 8
+    report "card_irq: N_SLOTS must be 1, 2, 4 or 8" severity failure;
 
-  process (clk)
+  k <= to_integer(presc) mod N_SLOTS;
+  -- the last N_SLOTS clocks of each 64: every slot at the head once
+  tick <= '1' when presc >= 64 - N_SLOTS else '0';
+  head_zero <= '1' when ring(0) = 0 else '0';
+
+  head <= unsigned(gap_units) when load(k) = '1' else
+          ring(0) - 1 when tick = '1' and head_zero = '0' else
+          ring(0);
+
+  ring_p : process (clk)
+  begin
+    if rising_edge(clk) then
+      if rst = '1' then
+        ring <= (others => (others => '0'));
+      else
+        for i in 0 to N_SLOTS - 2 loop
+          ring(i) <= ring(i + 1);
+        end loop;
+        ring(N_SLOTS - 1) <= head;
+      end if;
+    end if;
+  end process;
+
+  ctl : process (clk)
     variable fired : boolean;
   begin
     if rising_edge(clk) then
       raise <= (others => '0');
       if rst = '1' then
         pend <= (others => '0');
+        stat <= (others => '0');
+        busy <= (others => '0');
+        load <= (others => '0');
         presc <= (others => '0');
-        timer <= (others => (others => '0'));
       else
         presc <= presc + 1;
+        -- the head visit
+        load(k) <= '0';
+        if load(k) = '0' and tick = '1' and head_zero = '1' then
+          busy(k) <= '0';
+        end if;
+        stat <= stat and not clear;
         fired := false;
         for i in 0 to N_SLOTS - 1 loop
-          if tick = '1' and timer(i) /= 0 then
-            timer(i) <= timer(i) - 1;
-          end if;
-          if pend(i) = '1' and mask(i) = '0' and timer(i) = 0 and not fired then
+          -- a raise needs busy(i) = 0, so never meets its own slot's load
+          -- or gap end above
+          if pend(i) = '1' and mask(i) = '0' and busy(i) = '0' and not fired then
             fired := true;
             raise(i) <= '1';
             pend(i) <= '0';
+            stat(i) <= '1';
             if unsigned(gap_units) /= 0 then
-              timer(i) <= resize(unsigned(gap_units), 9) + 1;
+              busy(i) <= '1';
+              load(i) <= '1';
             end if;
           end if;
           -- a request in the clock of a raise stays for the next one
@@ -70,4 +125,6 @@ begin
   end process;
 
   pending <= pend;
+  status  <= stat;
+  intx    <= '1' when (stat and not mask) /= (stat'range => '0') else '0';
 end architecture;

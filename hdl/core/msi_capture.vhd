@@ -1,24 +1,44 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- MSI capture: a doorbell strobe (bus clock) latches the time in the
--- timebase domain and queues (kind, slot, lost, data, ns) into a dual-clock
--- block-RAM FIFO read by the stamping engine in the bus domain
--- (docs/stamping.md, "Capture").
+-- timebase domain and queues (kind, slot, lost, data, ns) into a block-RAM
+-- FIFO read by the stamping engine in the bus domain (docs/stamping.md,
+-- "Capture").
 --
--- Latch latency: db_valid seen at bus edge E flips a toggle; two sync_bit
+-- The entry is two RAMs side by side at one FIFO position: the meta part
+-- (kind, slot, lost, data) is written in the bus domain, where the doorbell
+-- is, and the time part in the timebase domain, where the time is. Only a
+-- toggle crosses towards the timebase: each flip is one entry, and the
+-- timebase side writes time_ns into the time RAM at its own write pointer
+-- (which therefore follows the bus side's entry count) and publishes that
+-- pointer, Gray-coded, back to the bus side. An entry is visible to the
+-- reader once its time is written; its meta part was written long before.
+-- The bus side decides alone whether an entry fits: it knows how many it
+-- announced (ann_ptr) and how many were read (rd_ptr), so "full" needs no
+-- crossing, and the timebase side never checks for room.
+--
+-- Latch latency: db_valid seen at bus edge E flips the toggle; two sync_bit
 -- flops carry it into tb_clk, and the edge between them and a third flop
 -- latches time_ns at the next edge. The value latched is time_ns as it
 -- stands after the second tb_clk edge following E (the third when the first
 -- edge falls into the synchroniser's setup window): 8 < stamp - t(E) <= 24
 -- ns at 125 MHz, 2 clocks +/- 1 (LATCH_CLKS). tb_msi_capture measures it.
+-- Every toggle level lasts at least one bus clock (15 ns at 66 MHz), more
+-- than a tb_clk period, so the timebase side sees every flip.
 --
--- Doorbells may arrive faster than the crossing settles (two bus clocks
--- apart at most), so slot and data are held in two banks chosen by the
--- toggle: bank k is rewritten only by doorbell k+2, long after the timebase
--- side took it.
+-- The meta RAM is written on the falling bus clock edge from registers set
+-- at the rising one (the entry, its position and its write enable): a RAM
+-- written and read on the same edge makes Yosys add read-during-write
+-- logic for VHDL's read-old-data semantics (about 70 flip-flops and 35 LUTs
+-- for this width), and a read at the position being written never matters
+-- here (an entry is read only after its time is written, a while later).
 --
 -- A doorbell that finds the FIFO full is not silent: the slot's lost count
 -- (saturating at 255) rides in the slot's next entry, or in a "lost only"
--- entry (kind 0) as soon as the FIFO has room.
+-- entry (kind 0) as soon as the FIFO has room, no doorbell is taken and the
+-- toggle did not flip in the clock before. A lost-only entry's data and ns
+-- are not defined (readers look at kind, slot and lost only). The lost
+-- counters share one saturating incrementer and one multiplexer: the slot
+-- an entry or a loss is about is one-hot in hit, its count lost_hit.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -53,23 +73,17 @@ end entity;
 
 architecture rtl of msi_capture is
   constant DEPTH : positive := 2 ** FIFO_LOG2;
-  constant W     : positive := 76;  -- ns 48, data 16, lost 8, slot 3, kind 1
-  type mem_t is array (0 to DEPTH - 1) of std_logic_vector(W - 1 downto 0);
-  signal mem : mem_t;
+  constant MW    : positive := 28;  -- meta: kind 1, slot 3, lost 8, data 16
+  type tmem_t is array (0 to DEPTH - 1) of std_logic_vector(47 downto 0);
+  type mmem_t is array (0 to DEPTH - 1) of std_logic_vector(MW - 1 downto 0);
+  signal tmem : tmem_t;
+  signal mmem : mmem_t;
 
   subtype ptr_t is unsigned(FIFO_LOG2 downto 0);
 
   function to_gray (b : ptr_t) return std_logic_vector is
   begin
     return std_logic_vector(b xor ('0' & b(b'high downto 1)));
-  end function;
-
-  -- Gray write pointer wg a whole FIFO ahead of Gray read pointer rg: the
-  -- two top bits inverted, the rest equal (no Gray to binary chain and
-  -- subtraction in the 125 MHz domain)
-  function is_full (wg, rg : std_logic_vector(FIFO_LOG2 downto 0)) return boolean is
-  begin
-    return wg = (not rg(FIFO_LOG2 downto FIFO_LOG2 - 1)) & rg(FIFO_LOG2 - 2 downto 0);
   end function;
 
   function from_gray (g : std_logic_vector(FIFO_LOG2 downto 0)) return ptr_t is
@@ -83,123 +97,157 @@ architecture rtl of msi_capture is
     return b;
   end function;
 
-  -- bus side: banks and toggle
-  type bank_t is array (0 to 1) of std_logic_vector(18 downto 0);  -- slot 3 + data 16
-  signal bank   : bank_t;
-  signal toggle : std_logic;
+  -- bus side: entries announced, room, lost counts
+  signal toggle   : std_logic;
+  signal flipped  : std_logic;                 -- the toggle flipped last clock
+  signal ann_ptr  : ptr_t;                     -- entries announced
+  signal full     : std_logic;                 -- registered, see below
+  signal db_ok    : std_logic;                 -- a doorbell of a built slot
+  signal db_oh    : std_logic_vector(N_SLOTS - 1 downto 0);
+  signal take     : std_logic;                 -- a doorbell's entry this clock
+  signal rep      : std_logic;                 -- a loss report's entry this clock
+  type lost_t is array (0 to N_SLOTS - 1) of unsigned(7 downto 0);
+  signal lost     : lost_t;
+  signal lnz      : std_logic_vector(N_SLOTS - 1 downto 0);  -- lost(i) /= 0
+  signal pick     : std_logic_vector(N_SLOTS - 1 downto 0);  -- report's slot, one-hot
+  signal lost_pick : natural range 0 to 7;
+  signal hit      : std_logic_vector(N_SLOTS - 1 downto 0);
+  signal lost_hit : unsigned(7 downto 0);
+  signal lost_inc : unsigned(7 downto 0);
+  -- the meta write, registered for the falling edge
+  signal mwe      : std_logic;
+  signal mwa      : unsigned(FIFO_LOG2 - 1 downto 0);
+  signal mwd      : std_logic_vector(MW - 1 downto 0);
 
   -- timebase side
   signal t_sync, t_prev : std_logic;
-  signal b        : std_logic_vector(18 downto 0);  -- the announced bank
-  type lost_t is array (0 to N_SLOTS - 1) of unsigned(7 downto 0);
-  signal lost     : lost_t;
-  -- lost(i) /= 0, kept beside the counts so the loss report's choice of slot
-  -- is not an 8-bit compare per slot in front of the RAM's data input
-  signal lnz      : std_logic_vector(N_SLOTS - 1 downto 0);
+  signal twe      : std_logic;
   signal wr_ptr   : ptr_t;
   signal wr_gray  : std_logic_vector(FIFO_LOG2 downto 0);
-  signal rd_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
-  signal we       : std_logic;
-  signal full     : boolean;   -- registered (see latch)
-  signal det_slot, lost_pick : natural range 0 to 7;
-  -- each bank's slot, one-hot, registered on tb_clk: the lost counters'
-  -- enables select by the toggle between these instead of decoding the
-  -- selected bank (tb_clk's critical path). A bank is written with its
-  -- toggle flip, before the toggle's first synchroniser flop can see it,
-  -- and is read only when the second flop shows the flip, so the copy
-  -- taken one clock after the first flop is settled by then; the copy of
-  -- the bank being rewritten is never the one selected.
-  signal oh0, oh1 : std_logic_vector(N_SLOTS - 1 downto 0);
-  -- the loss report's slot, one-hot (lost_pick encoded for the data), so
-  -- the counter it clears is not found by decoding an encoded choice
-  signal pick : std_logic_vector(N_SLOTS - 1 downto 0);
-  signal wa       : unsigned(FIFO_LOG2 - 1 downto 0);
-  signal wd       : std_logic_vector(W - 1 downto 0);
 
   -- bus side read
   signal rd_ptr    : ptr_t;
-  signal rd_gray   : std_logic_vector(FIFO_LOG2 downto 0);
   signal wr_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
   signal empty     : std_logic;
+  signal popping   : std_logic;
   signal ra        : unsigned(FIFO_LOG2 - 1 downto 0);
-  signal q         : std_logic_vector(W - 1 downto 0);
+  signal tq        : std_logic_vector(47 downto 0);
+  signal mq        : std_logic_vector(MW - 1 downto 0);
 begin
   assert N_SLOTS <= 8 report "msi_capture: at most 8 slots" severity failure;
 
   ---------------------------------------------------------------------------
-  -- bus domain: doorbell into a bank, flip the toggle
+  -- bus domain: entries, lost counts, the toggle
+  db_ok <= '1' when db_valid = '1' and unsigned(db_slot) < N_SLOTS else '0';
+  dec : for i in 0 to N_SLOTS - 1 generate
+    db_oh(i) <= '1' when to_integer(unsigned(db_slot(2 downto 0))) = i else '0';
+  end generate;
+
+  -- the loss report's slot: the lowest slot with a count, one-hot
+  lpick : process (all)
+    variable found : boolean;
+  begin
+    pick <= (others => '0');
+    lost_pick <= 0;
+    found := false;
+    for i in 0 to N_SLOTS - 1 loop
+      if not found and lnz(i) = '1' then
+        found := true;
+        pick(i) <= '1';
+        lost_pick <= i;
+      end if;
+    end loop;
+  end process;
+
+  take   <= db_ok and not full;
+  rep    <= '1' when db_ok = '0' and full = '0' and flipped = '0' and
+                     lnz /= (lnz'range => '0') else '0';
+  hit    <= db_oh when db_ok = '1' else pick;
+
+  lhit : process (all)
+    variable v : unsigned(7 downto 0);
+  begin
+    v := (others => '0');
+    for i in 0 to N_SLOTS - 1 loop
+      if hit(i) = '1' then
+        v := v or lost(i);
+      end if;
+    end loop;
+    lost_hit <= v;
+  end process;
+  lost_inc <= lost_hit when lost_hit = 255 else lost_hit + 1;
+
   bus_in : process (bus_clk)
+    variable nxt : ptr_t;
   begin
     if rising_edge(bus_clk) then
       if bus_rst = '1' then
         toggle <= '0';
-      elsif db_valid = '1' and unsigned(db_slot) < N_SLOTS then
-        toggle <= not toggle;
+        flipped <= '0';
+        ann_ptr <= (others => '0');
+        full <= '0';
+        lost <= (others => (others => '0'));
+        lnz <= (others => '0');
+        mwe <= '0';
+        mwa <= (others => '0');
+        mwd <= (others => '0');
+      else
+        flipped <= take or rep;
+        mwe <= take or rep;
+        mwa <= ann_ptr(FIFO_LOG2 - 1 downto 0);
+        -- a loss report's data field is whatever db_data holds
+        if take = '1' then
+          mwd <= '1' & db_slot(2 downto 0) & std_logic_vector(lost_hit) & db_data(15 downto 0);
+        else
+          mwd <= '0' & std_logic_vector(to_unsigned(lost_pick, 3)) & std_logic_vector(lost_hit)
+                 & db_data(15 downto 0);
+        end if;
+        nxt := ann_ptr;
+        if take = '1' or rep = '1' then
+          toggle <= not toggle;
+          nxt := ann_ptr + 1;
+        end if;
+        ann_ptr <= nxt;
+        -- full for the next clock: the entries announced then against the
+        -- ones read by now; a pop in this clock is seen a clock late, so
+        -- full can only be said one clock too early, never too late
+        if nxt(FIFO_LOG2) /= rd_ptr(FIFO_LOG2) and
+           nxt(FIFO_LOG2 - 1 downto 0) = rd_ptr(FIFO_LOG2 - 1 downto 0) then
+          full <= '1';
+        else
+          full <= '0';
+        end if;
+        -- the slot in hit: a doorbell that finds the FIFO full counts, an
+        -- entry (capture or loss report) takes the count along
+        for i in 0 to N_SLOTS - 1 loop
+          if hit(i) = '1' then
+            if db_ok = '1' and full = '1' then
+              lost(i) <= lost_inc;
+              lnz(i) <= '1';
+            elsif take = '1' or rep = '1' then
+              lost(i) <= (others => '0');
+              lnz(i) <= '0';
+            end if;
+          end if;
+        end loop;
       end if;
     end if;
   end process;
 
-  -- the banks need no reset: the timebase side reads a bank only after the
-  -- toggle that announces it, which follows the bank's write
-  bank_wr : process (bus_clk)
+  meta_wr : process (bus_clk)
   begin
-    if rising_edge(bus_clk) then
-      if db_valid = '1' and unsigned(db_slot) < N_SLOTS then
-        if toggle = '0' then
-          bank(1) <= db_slot(2 downto 0) & db_data(15 downto 0);
-        else
-          bank(0) <= db_slot(2 downto 0) & db_data(15 downto 0);
-        end if;
+    if falling_edge(bus_clk) then
+      if mwe = '1' then
+        mmem(to_integer(mwa)) <= mwd;
       end if;
     end if;
   end process;
 
   ---------------------------------------------------------------------------
-  -- timebase domain: latch and FIFO write
+  -- timebase domain: one entry's time per toggle flip
   tsync : entity work.sync_bit port map (clk => tb_clk, din => toggle, dout => t_sync);
 
-  rsync : for i in 0 to FIFO_LOG2 generate
-    s : entity work.sync_bit port map (clk => tb_clk, din => rd_gray(i), dout => rd_gray_s(i));
-  end generate;
-
-  b <= bank(1) when t_sync = '1' else bank(0);
-
-  -- the entry to write this clock, decided combinationally: the RAM's own
-  -- input registers hold it (no 76-bit copy in flip-flops), and the time
-  -- written is time_ns at the edge the change is detected
-  wsel : process (all)
-    variable s     : natural range 0 to 7;
-    variable found : boolean;
-  begin
-    s := to_integer(unsigned(b(18 downto 16)));
-    det_slot <= s;
-    we <= '0';
-    lost_pick <= 0;
-    pick <= (others => '0');
-    wd <= '1' & b(18 downto 16) & std_logic_vector(lost(s)) & b(15 downto 0)
-          & std_logic_vector(time_ns(47 downto 0));
-    if t_sync /= t_prev then
-      if not full then
-        we <= '1';
-      end if;
-    else
-      -- report losses as soon as there is room, lowest slot first
-      found := false;
-      for i in 0 to N_SLOTS - 1 loop
-        if not found and lnz(i) = '1' then
-          found := true;
-          lost_pick <= i;
-          pick(i) <= '1';
-          wd <= '0' & std_logic_vector(to_unsigned(i, 3)) & std_logic_vector(lost(i))
-                & x"0000" & x"000000000000";
-          if not full then
-            we <= '1';
-          end if;
-        end if;
-      end loop;
-    end if;
-  end process;
-  wa <= wr_ptr(FIFO_LOG2 - 1 downto 0);
+  twe <= t_sync xor t_prev;
 
   latch : process (tb_clk)
   begin
@@ -208,81 +256,35 @@ begin
         t_prev <= '0';
         wr_ptr <= (others => '0');
         wr_gray <= (others => '0');
-        lost <= (others => (others => '0'));
-        lnz <= (others => '0');
-        full <= false;
-        oh0 <= (others => '0');
-        oh1 <= (others => '0');
       else
         t_prev <= t_sync;
-        -- full for the next clock, from the write pointer it will have and
-        -- the synchronised read pointer of this clock: one clock older than
-        -- the one it is used with, so it can only say full too early (one
-        -- entry's room for one clock), never too late. Registered, it takes
-        -- the compare off the path into the write enable and lost counters.
-        if we = '1' then
-          full <= is_full(to_gray(wr_ptr + 1), rd_gray_s);
-        else
-          full <= is_full(to_gray(wr_ptr), rd_gray_s);
-        end if;
         -- published the clock after the RAM write
         wr_gray <= to_gray(wr_ptr);
-        if we = '1' then
+        if twe = '1' then
           wr_ptr <= wr_ptr + 1;
-        end if;
-        for i in 0 to N_SLOTS - 1 loop
-          oh0(i) <= '0';
-          oh1(i) <= '0';
-          if to_integer(unsigned(bank(0)(18 downto 16))) = i then
-            oh0(i) <= '1';
-          end if;
-          if to_integer(unsigned(bank(1)(18 downto 16))) = i then
-            oh1(i) <= '1';
-          end if;
-        end loop;
-        if t_sync /= t_prev then
-          for i in 0 to N_SLOTS - 1 loop
-            if (t_sync = '1' and oh1(i) = '1') or (t_sync = '0' and oh0(i) = '1') then
-              if full then
-                if lost(i) /= 255 then
-                  lost(i) <= lost(i) + 1;
-                end if;
-                lnz(i) <= '1';
-              else
-                lost(i) <= (others => '0');
-                lnz(i) <= '0';
-              end if;
-            end if;
-          end loop;
-        elsif not full then
-          for i in 0 to N_SLOTS - 1 loop
-            if pick(i) = '1' then
-              lost(i) <= (others => '0');
-              lnz(i) <= '0';
-            end if;
-          end loop;
         end if;
       end if;
     end if;
   end process;
 
-  ram_wr : process (tb_clk)
+  time_wr : process (tb_clk)
   begin
     if rising_edge(tb_clk) then
-      if we = '1' then
-        mem(to_integer(wa)) <= wd;
+      if twe = '1' then
+        tmem(to_integer(wr_ptr(FIFO_LOG2 - 1 downto 0))) <= std_logic_vector(time_ns(47 downto 0));
       end if;
     end if;
   end process;
 
   ---------------------------------------------------------------------------
-  -- bus domain: FIFO read, head always on q
+  -- bus domain: FIFO read, head always on the RAM outputs
   wsync : for i in 0 to FIFO_LOG2 generate
     s : entity work.sync_bit port map (clk => bus_clk, din => wr_gray(i), dout => wr_gray_s(i));
   end generate;
 
   empty <= '1' when rd_ptr = from_gray(wr_gray_s) else '0';
-  ra <= rd_ptr(FIFO_LOG2 - 1 downto 0) + 1 when cap_pop = '1' and empty = '0'
+  popping <= cap_pop and not empty;
+  ra <= rd_ptr(FIFO_LOG2 - 1 downto 0) + 1 when popping = '1'
         else rd_ptr(FIFO_LOG2 - 1 downto 0);
 
   rd_ctl : process (bus_clk)
@@ -290,29 +292,32 @@ begin
     if rising_edge(bus_clk) then
       if bus_rst = '1' then
         rd_ptr <= (others => '0');
-        rd_gray <= (others => '0');
-      else
-        if cap_pop = '1' and empty = '0' then
-          rd_ptr <= rd_ptr + 1;
-          rd_gray <= to_gray(rd_ptr + 1);
-        end if;
+      elsif popping = '1' then
+        rd_ptr <= rd_ptr + 1;
       end if;
     end if;
   end process;
 
-  ram_rd : process (bus_clk)
+  time_rd : process (bus_clk)
   begin
     if rising_edge(bus_clk) then
-      q <= mem(to_integer(ra));
+      tq <= tmem(to_integer(ra));
+    end if;
+  end process;
+
+  meta_rd : process (bus_clk)
+  begin
+    if rising_edge(bus_clk) then
+      mq <= mmem(to_integer(ra));
     end if;
   end process;
 
   cap_empty <= empty;
   cap_rpos  <= std_logic_vector(rd_ptr);
   cap_wpos  <= std_logic_vector(from_gray(wr_gray_s));
-  cap_kind  <= q(75);
-  cap_slot  <= q(74 downto 72);
-  cap_lost  <= q(71 downto 64);
-  cap_data  <= q(63 downto 48);
-  cap_ns    <= q(47 downto 0);
+  cap_kind  <= mq(27);
+  cap_slot  <= mq(26 downto 24);
+  cap_lost  <= mq(23 downto 16);
+  cap_data  <= mq(15 downto 0);
+  cap_ns    <= tq;
 end architecture;

@@ -15,7 +15,7 @@ import os
 import sys
 import tomllib
 
-ACCESS = ("ro", "rw", "wo", "cmd", "rc")
+ACCESS = ("ro", "rw", "wo", "cmd", "rc", "w1c")
 HEADER_REGS = (
     ("type", 0x0, "Block type (upper half 0x%04X, the map prefix)."),
     ("version", 0x4, "Block version, major << 16 | minor."),
@@ -242,7 +242,8 @@ def gen_md(m):
            "the one description this page, the VHDL package and the C header "
            "are generated from).", "",
            "Access: `ro` read only, `rw` read/write, `wo` write only, `cmd` "
-           "write-1 command strobes (reads give pending state), `rc` read clears.",
+           "write-1 command strobes (reads give pending state), `rc` read clears, "
+           "`w1c` reads state, writing 1 to a bit clears it.",
            "Writes to read-only registers and accesses to undefined offsets are "
            "ignored (reads return 0) and counted in `id.bad_access`.", "",
            "| offset | block | type | version |", "|---|---|---|---|"]

@@ -48,6 +48,7 @@ architecture tb of tb_capture_unit is
   signal dma_wd_data, dma_rd_data : std_logic_vector(31 downto 0);
   signal dma_err   : std_logic_vector(1 downto 0);
   signal irq_raise, irq_pending : std_logic_vector(3 downto 0);
+  signal irq_intx : std_logic;
   signal n_requests, max_len : natural;
   signal done : boolean := false;
 
@@ -89,7 +90,7 @@ begin
               dma_wd_data => dma_wd_data, dma_wd_ready => dma_wd_ready,
               dma_rd_valid => dma_rd_valid, dma_rd_data => dma_rd_data,
               dma_done => dma_done, dma_err => dma_err, irq_raise => irq_raise,
-              irq_pending => irq_pending);
+              irq_pending => irq_pending, irq_intx => irq_intx);
 
   host_m : entity work.model_dma_host
     generic map (MAX_ACCEPT => 6, READ_LAT => 8, MAX_JITTER => 12, SEED => 5)

@@ -1,8 +1,11 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- card_irq alone: raise one clock after a request, one slot per clock,
 -- masked requests pending and raised on unmask, moderation gap respected
--- (never closer than units * 64 clocks, never later than a request plus the
--- gap plus one prescaler period) under a request every 10 clocks.
+-- (never closer than units * 64 clocks, never later than
+-- (units + 1) * 64 + N_SLOTS + 1 clocks) under a request every 10 clocks,
+-- the gap of one slot not holding back another, and the INTx acknowledge:
+-- status set by each raise, cleared by clear (a raise in the clock of the
+-- clear wins), intx = an unmasked status bit.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -17,7 +20,9 @@ architecture tb of tb_card_irq is
   signal ev_slot  : std_logic_vector(2 downto 0) := "000";
   signal mask     : std_logic_vector(3 downto 0) := "0000";
   signal gap      : std_logic_vector(7 downto 0) := x"00";
-  signal raise, pending : std_logic_vector(3 downto 0);
+  signal raise, pending, status : std_logic_vector(3 downto 0);
+  signal clear    : std_logic_vector(3 downto 0) := "0000";
+  signal intx     : std_logic;
   signal done     : boolean := false;
   signal cyc      : natural := 0;
   type nat4 is array (0 to 3) of integer;
@@ -33,7 +38,8 @@ begin
   dut : entity work.card_irq
     generic map (N_SLOTS => 4)
     port map (clk => clk, rst => rst, ev_valid => ev_valid, ev_slot => ev_slot,
-              mask => mask, gap_units => gap, raise => raise, pending => pending);
+              mask => mask, gap_units => gap, clear => clear, raise => raise,
+              pending => pending, status => status, intx => intx);
 
   mon : process (clk)
     variable n : natural;
@@ -135,12 +141,62 @@ begin
     end loop;
     clocks(400);
     check(min_gap(0) >= 256, "raises " & integer'image(min_gap(0)) & " clocks apart, gap is 256");
-    check(max_gap(0) <= 256 + 64 + 10, "raises " & integer'image(max_gap(0)) & " clocks apart under steady requests");
+    check(max_gap(0) <= 256 + 64 + 4 + 1, "raises " & integer'image(max_gap(0)) & " clocks apart under steady requests");
     check(n_raise(0) - c0 >= 3000 / 330 and n_raise(0) - c0 <= 3000 / 256 + 2,
           integer'image(n_raise(0) - c0) & " raises in 3000 clocks");
     check(pending = "0000", "request left pending after the gap");
     report "tb_card_irq: moderated raises " & integer'image(n_raise(0) - c0) & ", gap " &
            integer'image(min_gap(0)) & " .. " & integer'image(max_gap(0)) & " clocks";
+
+    -- one slot's gap does not hold back another's raise
+    c0 := n_raise(1);
+    req(3);
+    clocks(3);
+    req(3);
+    req(1);
+    clocks(3);
+    check(n_raise(1) = c0 + 1, "slot 1 not raised while slot 3 is inside its gap");
+    check(pending = "1000", "slot 3 not held pending by its gap: " & to_hstring(pending));
+    clocks(400);
+    check(pending = "0000", "slot 3 still pending after its gap");
+
+    -- INTx acknowledge: status set by raises, cleared by writes of 1s
+    gap <= x"00";
+    wait until rising_edge(clk);
+    check(status = "1111" and intx = '1', "status after raises of every slot: " & to_hstring(status));
+    clear <= "1111";
+    wait until rising_edge(clk);
+    clear <= "0000";
+    wait for 1 ns;
+    check(status = "0000" and intx = '0', "clear left status " & to_hstring(status));
+    req(1);
+    wait until rising_edge(clk);
+    wait for 1 ns;
+    check(raise = "0010" and status = "0010" and intx = '1',
+          "status/intx not set with the raise: " & to_hstring(status));
+    mask <= "0010";
+    wait for 1 ns;
+    check(intx = '0' and status = "0010", "masked status bit asserts intx");
+    mask <= "0000";
+    wait for 1 ns;
+    check(intx = '1', "unmasked status bit does not assert intx");
+    clear <= "0100";
+    wait until rising_edge(clk);
+    clear <= "0000";
+    wait for 1 ns;
+    check(status = "0010" and intx = '1', "clear of another slot cleared slot 1");
+    -- a raise in the clock of the clear keeps the bit set
+    req(1);
+    clear <= "0010";
+    wait until rising_edge(clk);
+    clear <= "0000";
+    wait for 1 ns;
+    check(raise = "0010" and status = "0010" and intx = '1', "clear beat the raise in its clock");
+    clear <= "0010";
+    wait until rising_edge(clk);
+    clear <= "0000";
+    wait for 1 ns;
+    check(status = "0000" and intx = '0', "slot 1 not cleared");
     if errs = 0 then
       report "tb_card_irq: PASS";
     else

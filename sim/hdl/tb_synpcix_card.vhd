@@ -9,9 +9,10 @@
 -- type words of both, the slot window written and read back), a doorbell
 -- write reaching the capture unit as a strobe (the engine takes it; once
 -- idle: captures and empty counted for its slot only, the card interrupt
--- raised and, with MSI off, completed without a bus write), INTA# not
--- driven and REQ#/master lines idle (no DMA is asked of a disabled slot,
--- no MSI is sent with MSI off). The bus protocol itself is tb_pci_target's
+-- raised and, with MSI off, completed without a bus write), INTA#
+-- asserted by that raise until irq.status is written back (the INTx
+-- acknowledge) and REQ#/master lines idle (no DMA is asked of a disabled
+-- slot, no MSI is sent with MSI off). The bus protocol itself is tb_pci_target's
 -- and the system-level behaviour sim/pcibus's business.
 library ieee;
 use ieee.std_logic_1164.all;
@@ -279,6 +280,12 @@ begin
           ", status " & to_hstring(t0));
     if t0(MSI_SLOTS_STATUS_BUSY_LSB) = '0' then
       check(v = x"00000001", "irq.raised " & to_hstring(v) & " after one capture");
+      check(to_x01(inta_n) = '0', "INTA# not asserted by a raise with MSI off");
+      mem_read(REG_IRQ_STATUS, v);
+      check(v = x"00000002", "irq.status " & to_hstring(v) & " after slot 1's raise");
+      mem_write(REG_IRQ_STATUS, x"00000002");
+      mem_read(REG_IRQ_STATUS, v);
+      check(v = x"00000000", "irq.status " & to_hstring(v) & " after its acknowledge");
       mem_read(REG_MSI_SLOTS_CAPTURES, v);
       check(v = x"00000001", "slot 1 captures " & to_hstring(v) & " after one doorbell");
       mem_read(REG_MSI_SLOTS_EMPTY, v);
@@ -290,7 +297,7 @@ begin
       report "tb_synpcix_card: capture unit still busy with the disabled slot's capture "
         & "(stamp_engine cause_busy without reset), window counters not read";
     end if;
-    check(to_x01(inta_n) = '1', "INTA# asserted");
+    check(to_x01(inta_n) = '1', "INTA# asserted after the acknowledge");
     check(c_req_n = '1' and c_frame_oe = '0' and c_irdy_oe = '0' and c_cbe_oe = '0',
           "master lines driven with no DMA and MSI off");
     check(m_par_errors = 0 and perr_seen = 0 and serr_seen = 0, "parity errors on the bus");

@@ -12,8 +12,7 @@
  * Writes to the doorbell window (0x800..0xFFF) are doorbells: the model
  * strobes the capture unit's doorbell at that card time (a CPU write there
  * is exactly what an MSI write is to the card). Nothing here knows what a
- * register means, with two exceptions: INTx acknowledge and the board
- * straps (below).
+ * register means, with one exception: the board straps (below).
  *
  * DMA: the capture unit's DMA port is served by pci_dma_read/pci_dma_write
  * at the card time of the transfer (fixed latencies of card_sim.h). Bus
@@ -28,11 +27,13 @@
  * for slot i becomes msi_notify of vector i with the vector's bits above
  * the granted count (MME) dropped, as pci_msi_raise does. Bus mastering off
  * drops the message (QEMU's bus-master address space is disabled). With
- * MSI off the card uses INTA#: a raise asserts it, and it stays asserted
- * until the driver writes irq.mask (an interrupt handler masks the card
- * before it polls). This acknowledge is this device's stand-in: the
- * gateware's INTx acknowledge (card_irq int_pending, card-internals.md
- * section 5) does not exist yet.
+ * MSI off the card uses INTA#, driven from the gateware's own level
+ * (card_irq_line: an unmasked irq.status bit set by a raise, until the
+ * driver writes it back), re-read after every raise, register write and
+ * configuration write. The level counts only while MSI is off here; on the
+ * card pci_interface gates the pin the same way, but its configuration
+ * status bit 3 shows the level also while MSI is on (QEMU's status bit
+ * follows the pin).
  *
  * Board straps (the second place that knows registers): at clock-scale
  * S <= 31 the device loads clock.period_ns = 8 * S through the register
@@ -163,6 +164,18 @@ static int synpcix_dma(void *opaque, int write, uint64_t addr, uint32_t *words,
                                     : CARD_DMA_TARGET_ABORT;
 }
 
+/* INTA#: the gateware's level while MSI is off (see the top) */
+static void synpcix_update_intx(SynpcixState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    bool level = s->card && !msi_enabled(pdev) && card_irq_line(s->card);
+
+    if (level != s->intx) {
+        s->intx = level;
+        pci_set_irq(pdev, level);
+    }
+}
+
 static void synpcix_irq(void *opaque, unsigned slot)
 {
     SynpcixState *s = opaque;
@@ -172,9 +185,8 @@ static void synpcix_irq(void *opaque, unsigned slot)
         msi_notify(pdev, slot & (msi_nr_vectors_allocated(pdev) - 1));
         s->msis++;
     } else {
-        s->intx = true;
         s->intx_raises++;
-        pci_set_irq(pdev, 1);
+        synpcix_update_intx(s);
     }
 }
 
@@ -327,21 +339,25 @@ static void synpcix_mmio_write(void *opaque, hwaddr addr, uint64_t val,
                                unsigned size)
 {
     SynpcixState *s = opaque;
-    PCIDevice *pdev = PCI_DEVICE(s);
 
     if (synpcix_reentered(s, addr)) {
         return;
     }
     synpcix_catch_up(s);
     s->accesses++;
-    /* INTx acknowledge (see the top): before the write, which may raise */
-    if (addr == SYNPCIX_IRQ_MASK && s->intx) {
-        s->intx = false;
-        pci_set_irq(pdev, 0);
-    }
     s->in_card = true;
     card_write32(s->card, addr, val);   /* 0x800..: a doorbell */
     s->in_card = false;
+    /* irq.status (the acknowledge) or irq.mask may have moved the level */
+    synpcix_update_intx(s);
+}
+
+/* MSI enable moves INTA# (see the top) */
+static void synpcix_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                                 int len)
+{
+    pci_default_write_config(pdev, addr, val, len);
+    synpcix_update_intx(SYNPCIX(pdev));
 }
 
 static const MemoryRegionOps synpcix_mmio_ops = {
@@ -452,6 +468,7 @@ static void synpcix_class_init(ObjectClass *klass, void *data)
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
 
     k->realize = synpcix_realize;
+    k->config_write = synpcix_config_write;
     k->exit = synpcix_exit;
     k->vendor_id = SYNPCIX_PCI_VENDOR_ID;
     k->device_id = SYNPCIX_PCI_DEVICE_ID;

@@ -493,6 +493,11 @@ extern "C" uint32_t card_irq_pending(const struct card *c)
 	return c->top->irq_pending;
 }
 
+extern "C" int card_irq_line(const struct card *c)
+{
+	return c->top->irq_intx;
+}
+
 extern "C" uint64_t card_tb_clocks(const struct card *c)
 {
 	return c->n_tb;

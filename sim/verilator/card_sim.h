@@ -125,6 +125,12 @@ void card_set_irq(struct card *c, card_irq_fn fn, void *ctx);
 /* irq_pending of the capture unit now: bit i = slot i has a request held
  * back by masking or moderation. */
 uint32_t card_irq_pending(const struct card *c);
+/* The card's INTx level now (irq_intx of the capture unit): some slot was
+ * raised and its irq.status bit is neither cleared by the driver nor
+ * masked. pci_interface drives INTA# from it while MSI is off. It rises
+ * only with a raise (the card_irq_fn call sees it high) and falls only
+ * through a register write (irq.status, irq.mask) or a reset. */
+int card_irq_line(const struct card *c);
 
 /* Let true time run (the register port idle). */
 void card_run_until(struct card *c, double t_ns);

@@ -61,6 +61,7 @@ module card_top (
     input  [1:0]  dma_err_n,
     output [3:0]  irq_raise,
     output [3:0]  irq_pending,
+    output        irq_intx,
     input         pps_in,
     input  [1:0]  event_in,
     output        perout,
@@ -119,7 +120,7 @@ module card_top (
     .dma_addr(dma_addr), .dma_len(dma_len), .dma_wd_data(dma_wd_data),
     .dma_wd_ready(dma_wd_ready_q), .dma_rd_valid(dma_rd_valid_q),
     .dma_rd_data(dma_rd_data_q), .dma_done(dma_done_q), .dma_err(dma_err_q),
-    .irq_raise(irq_raise), .irq_pending(irq_pending),
+    .irq_raise(irq_raise), .irq_pending(irq_pending), .irq_intx(irq_intx),
     .pps_in(pps_in), .event_in(event_in),
     .perout(perout), .pps_locked(pps_locked), .tb_time_ns(tb_time_ns));
 endmodule

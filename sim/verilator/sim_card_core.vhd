@@ -47,6 +47,7 @@ entity sim_card_core is
     dma_err      : in  std_logic_vector(1 downto 0);
     irq_raise    : out std_logic_vector(N_SLOTS - 1 downto 0);
     irq_pending  : out std_logic_vector(N_SLOTS - 1 downto 0);
+    irq_intx     : out std_logic;
     pps_in     : in  std_logic;
     event_in   : in  std_logic_vector(N_EVENTS - 1 downto 0);
     perout     : out std_logic;
@@ -82,5 +83,5 @@ begin
       dma_addr => dma_addr, dma_len => dma_len, dma_wd_data => dma_wd_data,
       dma_wd_ready => dma_wd_ready, dma_rd_valid => dma_rd_valid,
       dma_rd_data => dma_rd_data, dma_done => dma_done, dma_err => dma_err,
-      irq_raise => irq_raise, irq_pending => irq_pending);
+      irq_raise => irq_raise, irq_pending => irq_pending, irq_intx => irq_intx);
 end architecture;

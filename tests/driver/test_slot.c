@@ -123,6 +123,10 @@ static void sc_write(void *ctx, u32 off, u32 val)
 			c->bank[s][(off - WIN_FIRST) / 4] = val;
 		return;
 	}
+	if (off == SYNPCIX_IRQ_STATUS) {	/* write 1s to clear */
+		c->img[off / 4] &= ~val;
+		return;
+	}
 	c->img[off / 4] = val;
 }
 
@@ -611,15 +615,41 @@ static void test_counters(void)
 	CHECK(spx_irq_raised(&hw, &v) == 0 && v == 4242, "raised");
 	end();
 
-	begin("irq/ack-writes-mask-back-then-counts");
-	c.img[SYNPCIX_IRQ_MASK / 4] = 0x6;
+	begin("irq/ack-clears-status-unmasked-bit-is-ours");
+	c.img[SYNPCIX_IRQ_MASK / 4] = 0x4;
+	c.img[SYNPCIX_IRQ_STATUS / 4] = 0x6;
 	snap = c;
-	CHECK(spx_irq_ack(&hw, &v) == 0 && v == 4242, "raised %u", v);
-	CHECK(c.writes == snap.writes + 1 && c.img[SYNPCIX_IRQ_MASK / 4] == 0x6,
-	      "one write, mask unchanged 0x%x", c.img[SYNPCIX_IRQ_MASK / 4]);
+	CHECK(spx_irq_ack(&hw, &v) == 1, "status 0x6 under mask 0x4 not the card's");
+	CHECK(c.writes == snap.writes + 1 && c.img[SYNPCIX_IRQ_STATUS / 4] == 0 &&
+	      c.img[SYNPCIX_IRQ_MASK / 4] == 0x4,
+	      "one write clearing status 0x%x, mask 0x%x", c.img[SYNPCIX_IRQ_STATUS / 4],
+	      c.img[SYNPCIX_IRQ_MASK / 4]);
+	c.img[SYNPCIX_IRQ_STATUS / 4] = 0x4;	/* a masked slot's bit only */
+	snap = c;
+	CHECK(spx_irq_ack(&hw, &v) == 0, "masked status bit taken for the card's");
+	CHECK(c.writes == snap.writes + 1 && c.img[SYNPCIX_IRQ_STATUS / 4] == 0,
+	      "masked bit not cleared 0x%x", c.img[SYNPCIX_IRQ_STATUS / 4]);
+	snap = c;
+	CHECK(spx_irq_ack(&hw, &v) == 0 && c.writes == snap.writes, "status 0: not the card's, no write");
 	c.dead = true;
 	CHECK(spx_irq_ack(&hw, &v) == -ENODEV, "card gone");
 	c.dead = false;
+	end();
+
+	begin("irq/ack-version-1.0-writes-mask-back-then-counts");
+	hw.version[SPX_BLK_IRQ] = 0x00010000;
+	c.img[SYNPCIX_IRQ_MASK / 4] = 0x6;
+	v = 4242;
+	snap = c;
+	CHECK(spx_irq_ack(&hw, &v) == 0 && v == 4242, "raised unchanged %u", v);
+	CHECK(c.writes == snap.writes + 1 && c.img[SYNPCIX_IRQ_MASK / 4] == 0x6,
+	      "one write, mask unchanged 0x%x", c.img[SYNPCIX_IRQ_MASK / 4]);
+	c.img[SYNPCIX_IRQ_RAISED / 4] = 4243;
+	CHECK(spx_irq_ack(&hw, &v) == 1 && v == 4243, "raise not seen %u", v);
+	c.dead = true;
+	CHECK(spx_irq_ack(&hw, &v) == -ENODEV, "card gone");
+	c.dead = false;
+	hw.version[SPX_BLK_IRQ] = SYNPCIX_IRQ_VERSION;
 	end();
 
 	begin("slot/activity-is-captures-plus-overflow");

@@ -210,7 +210,7 @@ if irq_e1000e_up 2; then
 	check irq-ping-after-unload ping -c 3 -W 5 $PEER
 
 	# --- the card on INTx (synpcix force_intx=1): a level line that the
-	# card holds until synpcix's handler acknowledges it (irq.mask write)
+	# card holds until synpcix's handler acknowledges it (write of its irq.status bits)
 	echo $CARD >/sys/bus/pci/drivers/synpcix/unbind
 	rmmod synpcix
 	check irq-intx-synpcix-loads insmod $M/synpcix.ko force_intx=1

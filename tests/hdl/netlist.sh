@@ -102,7 +102,8 @@ entity capture_unit is
         dma_wd_data : out std_logic_vector(31 downto 0); dma_wd_ready, dma_rd_valid : in std_logic;
         dma_rd_data : in std_logic_vector(31 downto 0); dma_done : in std_logic;
         dma_err : in std_logic_vector(1 downto 0);
-        irq_raise, irq_pending : out std_logic_vector(N_SLOTS - 1 downto 0));
+        irq_raise, irq_pending : out std_logic_vector(N_SLOTS - 1 downto 0);
+        irq_intx : out std_logic);
 end entity;
 architecture wrap of capture_unit is
 begin
@@ -115,7 +116,8 @@ begin
               dma_write => dma_write, dma_addr => dma_addr, dma_len => dma_len,
               dma_wd_data => dma_wd_data, dma_wd_ready => dma_wd_ready,
               dma_rd_valid => dma_rd_valid, dma_rd_data => dma_rd_data, dma_done => dma_done,
-              dma_err => dma_err, irq_raise => irq_raise, irq_pending => irq_pending);
+              dma_err => dma_err, irq_raise => irq_raise, irq_pending => irq_pending,
+              irq_intx => irq_intx);
 end architecture;
 VHD
 # shellcheck disable=SC2086

@@ -574,6 +574,21 @@ static int test_stamp_ring(void)
 	      irqs[0], irqs[1], irqs[2], irqs[3], slot);
 	CHECK(RD(SYNPCIX_IRQ_RAISED) == 1, "irq.raised %u\n", RD(SYNPCIX_IRQ_RAISED));
 
+	/* the INTx level: set by the raise, gated by the mask, cleared by W1C */
+	CHECK(card_irq_line(w.card) && RD(SYNPCIX_IRQ_STATUS) == 1u << slot,
+	      "INTx line %d, irq.status %x after a raise of slot %u\n", card_irq_line(w.card),
+	      RD(SYNPCIX_IRQ_STATUS), slot);
+	WR(SYNPCIX_IRQ_MASK, 1u << slot);
+	CHECK(!card_irq_line(w.card), "INTx line asserted by a masked slot\n");
+	WR(SYNPCIX_IRQ_MASK, 0);
+	WR(SYNPCIX_IRQ_STATUS, 1u << (slot ^ 1));
+	CHECK(card_irq_line(w.card) && RD(SYNPCIX_IRQ_STATUS) == 1u << slot,
+	      "clearing another slot's bit dropped the line (status %x)\n", RD(SYNPCIX_IRQ_STATUS));
+	WR(SYNPCIX_IRQ_STATUS, 1u << slot);
+	CHECK(!card_irq_line(w.card) && RD(SYNPCIX_IRQ_STATUS) == 0,
+	      "INTx line %d, irq.status %x after the acknowledge\n", card_irq_line(w.card),
+	      RD(SYNPCIX_IRQ_STATUS));
+
 	/* nothing completed: empty, index stays, the interrupt still comes */
 	ring_doorbell(slot, 0x4a31, &t0, &t1);
 	CHECK(win_rd(slot, SYNPCIX_MSI_SLOTS_EMPTY) == 1, "empty %u\n",

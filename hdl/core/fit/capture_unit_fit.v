@@ -28,7 +28,7 @@ module capture_unit_fit (
   reg [63:0] tns;
   wire reg_ready, dma_valid, dma_write;
   wire [31:0] reg_rdata, dma_wd_data; wire [63:2] dma_addr; wire [4:0] dma_len;
-  wire [3:0] irq_raise, irq_pending;
+  wire [3:0] irq_raise, irq_pending; wire irq_intx;
 
   always @(posedge tb_clk) begin
     trst_q <= tb_rst;
@@ -41,7 +41,7 @@ module capture_unit_fit (
     dr_q <= dma_ready; dwr_q <= dma_wd_ready; drv_q <= dma_rd_valid; dd_q <= dma_done;
     drd_q <= dma_rd_data; de_q <= dma_err;
     fold_a <= ^{reg_ready, reg_rdata, dma_valid, dma_write, dma_addr[31:2]};
-    fold_b <= ^{dma_addr[63:32], dma_len, dma_wd_data, irq_raise, irq_pending};
+    fold_b <= ^{dma_addr[63:32], dma_len, dma_wd_data, irq_raise, irq_pending, irq_intx};
   end
 
   capture_unit core (
@@ -54,5 +54,5 @@ module capture_unit_fit (
     .dma_addr(dma_addr), .dma_len(dma_len), .dma_wd_data(dma_wd_data),
     .dma_wd_ready(dwr_q), .dma_rd_valid(drv_q), .dma_rd_data(drd_q),
     .dma_done(dd_q), .dma_err(de_q),
-    .irq_raise(irq_raise), .irq_pending(irq_pending));
+    .irq_raise(irq_raise), .irq_pending(irq_pending), .irq_intx(irq_intx));
 endmodule
