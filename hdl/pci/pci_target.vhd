@@ -238,8 +238,11 @@ architecture rtl of pci_target is
   -- live_q, loaded in DECODE. So there is no AD register and no read
   -- multiplexer over the configuration registers: the RAM's output
   -- register is the target's AD register. Written at the falling edge from
-  -- flip-flops (cw_*) loaded at the rising edge: with read and write on one
-  -- edge Yosys 0.23 adds a read-during-write bypass (docs/pci.md).
+  -- flip-flops loaded at the rising edge (cw_a, cw_l, and be_wdata, the
+  -- posted write's data register, which carries the configuration write's
+  -- data or the completion when the back end is not busy with a write):
+  -- with read and write on one edge Yosys 0.23 adds a read-during-write
+  -- bypass (docs/pci.md).
   constant W_CPL   : natural := 64;
   constant W_ZERO  : natural := 65;
   -- descending: GHDL 2.0 writes the initial contents of an ascending
@@ -289,7 +292,6 @@ architecture rtl of pci_target is
   signal cfg_live  : word;
   signal cw_a      : std_logic_vector(6 downto 0) := (others => '0');
   signal cw_l      : std_logic_vector(3 downto 0) := (others => '0');
-  signal cw_d      : word := (others => '0');
   signal a_cpl     : std_logic := '0';   -- the completion was in the RAM at the address phase
 
 begin
@@ -342,7 +344,7 @@ begin
     begin
       if falling_edge(clk) then
         if cw_l(k) = '1' then
-          mem(to_integer(unsigned(cw_a))) <= cw_d(8 * k + 7 downto 8 * k);
+          mem(to_integer(unsigned(cw_a))) <= be_wdata(8 * k + 7 downto 8 * k);
         end if;
       end if;
     end process;
@@ -410,12 +412,12 @@ begin
       if be_valid = '1' and reg_ready = '1' then
         be_valid <= '0';
         if be_write = '0' then
-          -- the completion waits in RAM word W_CPL (configuration writes
-          -- are retried while a back-end read is in flight, so this is the
-          -- only RAM write of the clock)
+          -- the completion waits in RAM word W_CPL, written from be_wdata
+          -- (configuration writes are retried while the back end is busy,
+          -- so this is the only RAM write of the clock)
           cw_a <= std_logic_vector(to_unsigned(W_CPL, 7));
           cw_l <= "1111";
-          cw_d <= reg_rdata;
+          be_wdata <= reg_rdata;
           dr <= DR_DONE;
           dr_age <= (others => '0');
         end if;
@@ -478,9 +480,10 @@ begin
             live_q   <= (others => '0');
             if hit_cfg then
               if a_cmd = CMD_CFG_WRITE then
-                -- (retried while a back-end read is in flight: its
-                -- completion and this write would both write the RAM)
-                if be_valid = '0' or be_write = '1' then
+                -- (retried while the back end is busy: be_wdata, the RAM's
+                -- write data, holds the posted write's data or will take
+                -- the read's completion)
+                if be_valid = '0' and w_post = '0' then
                   kind   <= K_CFG_WR;
                   trdy_q <= '0';
                 end if;
@@ -537,12 +540,12 @@ begin
               -- of BAR0 and the MSI address that read as 0 are written as 0
               cw_a <= '0' & a_off(7 downto 2);
               cw_l <= not be and cfg_lanes(a_off(7 downto 2));
-              cw_d <= d;
+              be_wdata <= d;
               if to_integer(unsigned(a_off(7 downto 2))) = CFG_MSI_ALO then
-                cw_d(1 downto 0) <= "00";
+                be_wdata(1 downto 0) <= "00";
               end if;
               if to_integer(unsigned(a_off(7 downto 2))) = CFG_BAR0 then
-                cw_d(11 downto 8) <= "0000";
+                be_wdata(11 downto 8) <= "0000";
               end if;
             end if;
             case kind is
@@ -644,7 +647,7 @@ begin
         s_mdpe <= '0'; s_rta <= '0'; s_rma <= '0'; s_sse <= '0'; s_dpe <= '0';
         bar0 <= (others => '0');
         -- the RAM-held fields cleared, a dword a clock from dr_tick's low
-        -- bits (8 clocks; PCI RST# lasts at least 1 ms): cw_d is 0
+        -- bits (8 clocks; PCI RST# lasts at least 1 ms): be_wdata is 0
         case to_integer(dr_tick(2 downto 0)) is
           when 0 => clr := std_logic_vector(to_unsigned(CFG_HDR, 6));
           when 1 => clr := std_logic_vector(to_unsigned(CFG_BAR0, 6));
@@ -655,7 +658,7 @@ begin
         end case;
         cw_a <= '0' & clr;
         cw_l <= cfg_lanes(clr);   -- its constant lanes stay (interrupt pin)
-        cw_d <= (others => '0');
+        be_wdata <= (others => '0');
         live_q <= (others => '0'); a_cpl <= '0';
         m_en <= '0'; m_mme <= "000"; m_alo <= (others => '0');
         m_ahi <= (others => '0'); m_data <= (others => '0');
