@@ -168,7 +168,6 @@ architecture rtl of pci_target is
   signal w_post    : std_logic := '0';   -- a BAR0 write waits for its parity
 
   -- outputs
-  signal ad_q      : word := (others => '0');
   signal ad_oe_q, par_oe_q : std_logic := '0';
   signal trdy_q, devsel_q, stop_q, perr_q : std_logic := '1';
   signal tgt_oe, perr_oe_q, serr_q : std_logic := '0';
@@ -178,7 +177,6 @@ architecture rtl of pci_target is
   signal c_mem, c_master, c_perr, c_serr, c_intdis : std_logic := '0';
   signal s_mdpe, s_rta, s_rma, s_sse, s_dpe : std_logic := '0';
   signal bar0      : std_logic_vector(31 downto 12) := (others => '0');
-  signal int_line  : std_logic_vector(7 downto 0) := (others => '0');
   signal m_en      : std_logic := '0';
   signal m_mme     : std_logic_vector(2 downto 0) := (others => '0');
   signal m_alo     : std_logic_vector(31 downto 2) := (others => '0');
@@ -226,39 +224,131 @@ architecture rtl of pci_target is
   signal a_db      : std_logic := '0';   -- the latched offset is in the window
   signal a_db_ok   : std_logic := '0';   -- ... and is a built slot's doorbell
 
-  -- the configuration dword the latched address selects, as read
-  signal cfg_rd    : word;
+  -- What the target drives on AD comes out of one block RAM (four byte
+  -- lanes of 128 x 8) through its own output register, read at the address
+  -- phase edge with the address taken straight from the bus (t_raddr):
+  --   words 0..63  configuration space: the constant fields are the RAM's
+  --                initial contents; the read/write fields without side
+  --                effects (latency timer, BAR0, interrupt line, MSI
+  --                address and data) are written into it as into their
+  --                flip-flops, byte lane by byte lane;
+  --   word 64      the delayed read's completion (written at reg_ready);
+  --   word 65      zero (the answer to doorbell-window reads).
+  -- The live bits (command, status, MSI enable and MME) are ORed in from
+  -- live_q, loaded in DECODE. So there is no AD register and no read
+  -- multiplexer over the configuration registers: the RAM's output
+  -- register is the target's AD register. Written at the falling edge from
+  -- flip-flops loaded at the rising edge (cw_a, cw_l, and be_wdata, the
+  -- posted write's data register, which carries the configuration write's
+  -- data or the completion when the back end is not busy with a write):
+  -- with read and write on one edge Yosys 0.23 adds a read-during-write
+  -- bypass (docs/pci.md).
+  constant W_CPL   : natural := 64;
+  constant W_ZERO  : natural := 65;
+  -- descending: GHDL 2.0 writes the initial contents of an ascending
+  -- memory to Verilog in reverse index order (found by make test-pcibus)
+  type lane_mem_t is array (127 downto 0) of std_logic_vector(7 downto 0);
+  type cfg_words_t is array (0 to 63) of word;
+  function cfg_init return cfg_words_t is
+    variable m : cfg_words_t := (others => (others => '0'));
+  begin
+    m(CFG_ID)       := PCI_DEVICE_ID & PCI_VENDOR_ID;
+    -- status: DEVSEL medium (10:9 = 01), 66 MHz capable (5), capability list (4)
+    m(CFG_CMDSTAT)  := x"02300000";
+    m(CFG_CLASSREV) := PCI_CLASS & REVISION_ID;
+    m(CFG_SUBSYS)   := PCI_SUBDEVICE_ID & PCI_SUBVENDOR_ID;
+    m(CFG_CAPPTR)   := x"000000" & MSI_CAP_PTR;
+    m(CFG_INTR)     := x"0000" & x"01" & x"00";   -- interrupt pin INTA#
+    -- MSI: 64-bit capable (7), MMC (3:1), next capability 0, ID 05h
+    m(CFG_MSI_CTL)  := x"00" & "1" & "000" & MSI_MMC & "0" & x"00" & x"05";
+    return m;
+  end function;
+  function lane_init (k : natural) return lane_mem_t is
+    constant c : cfg_words_t := cfg_init;
+    variable m : lane_mem_t := (others => (others => '0'));
+  begin
+    for i in 0 to 63 loop
+      m(i) := c(i)(8 * k + 7 downto 8 * k);
+    end loop;
+    return m;
+  end function;
+  -- byte lanes of a configuration dword that are written into the RAM
+  function cfg_lanes (dw : std_logic_vector(5 downto 0)) return std_logic_vector is
+  begin
+    case to_integer(unsigned(dw)) is
+      when CFG_HDR      => return "0010";   -- latency timer
+      when CFG_BAR0     => return "1110";   -- 31:12 (11:8 written as 0)
+      when CFG_INTR     => return "0001";   -- interrupt line
+      when CFG_MSI_ALO  => return "1111";   -- 31:2 (1:0 written as 0)
+      when CFG_MSI_AHI  => return "1111";
+      when CFG_MSI_DATA => return "0011";
+      when others       => return "0000";
+    end case;
+  end function;
+  signal t_raddr   : std_logic_vector(6 downto 0);
+  signal t_re      : std_logic;
+  signal cfg_q     : word;           -- the RAM output register: no reset
+  signal live_q    : word := (others => '0');
+  signal cfg_live  : word;
+  signal cw_a      : std_logic_vector(6 downto 0) := (others => '0');
+  signal cw_l      : std_logic_vector(3 downto 0) := (others => '0');
+  signal a_cpl     : std_logic := '0';   -- the completion was in the RAM at the address phase
 
 begin
+  -- the live bits of the latched configuration dword (its constant bits
+  -- are in the RAM)
   process (all)
-    variable w : word;
   begin
+    cfg_live <= (others => '0');
     case to_integer(unsigned(a_off(7 downto 2))) is
-      when CFG_ID       => w := PCI_DEVICE_ID & PCI_VENDOR_ID;
-      when CFG_CMDSTAT  =>
-        -- status: DEVSEL medium (10:9 = 01), 66 MHz capable (5), capability
-        -- list (4), interrupt status (3); command: 10, 8, 6, 2, 1
-        w := s_dpe & s_sse & s_rma & s_rta & "0" & "01" & s_mdpe &
-             "00" & "1" & "1" & int_pending & "000" &
-             "00000" & c_intdis & "0" & c_serr & "0" & c_perr & "000" &
-             c_master & c_mem & "0";
-      when CFG_CLASSREV => w := PCI_CLASS & REVISION_ID;
-      when CFG_HDR      => w := x"0000" & lat_q & x"00";   -- latency timer 0x0D
-      when CFG_BAR0     => w := bar0 & x"000";   -- memory, 32 bit, not prefetchable
-      when CFG_SUBSYS   => w := PCI_SUBDEVICE_ID & PCI_SUBVENDOR_ID;
-      when CFG_CAPPTR   => w := x"000000" & MSI_CAP_PTR;
-      when CFG_INTR     => w := x"0000" & x"01" & int_line;   -- INTA#
-      when CFG_MSI_CTL  =>
-        -- message control: 64-bit capable (7), MME (6:4), MMC (3:1), enable;
-        -- next capability 0, capability ID 05h
-        w := x"00" & "1" & m_mme & MSI_MMC & m_en & x"00" & x"05";
-      when CFG_MSI_ALO  => w := m_alo & "00";
-      when CFG_MSI_AHI  => w := m_ahi;
-      when CFG_MSI_DATA => w := x"0000" & m_data;
-      when others       => w := (others => '0');
+      when CFG_CMDSTAT =>
+        cfg_live <= s_dpe & s_sse & s_rma & s_rta & "000" & s_mdpe & "0000" &
+                    int_pending & "000" & "00000" & c_intdis & "0" & c_serr & "0" &
+                    c_perr & "000" & c_master & c_mem & "0";
+      when CFG_MSI_CTL =>
+        cfg_live <= x"00" & "0" & m_mme & "000" & m_en & x"0000";
+      when others => null;
     end case;
-    cfg_rd <= w;
   end process;
+
+  -- read address from the address phase on the bus: a memory command
+  -- (C/BE#(2) = 1; configuration commands have 0) reads the completion, or
+  -- zero in the doorbell window; a configuration command its dword
+  t_re <= '1' when frame_n_in = '0' and frame_d = '1' else '0';
+  process (all)
+  begin
+    if cbe_n_in(2) = '1' then
+      t_raddr <= std_logic_vector(to_unsigned(W_CPL, 7));
+      if unsigned(ad_in(11 downto 2 + DB_SIZE_L)) = DB_BASE_W / DB_SIZE_W then
+        t_raddr <= std_logic_vector(to_unsigned(W_ZERO, 7));
+      end if;
+    else
+      t_raddr <= '0' & ad_in(7 downto 2);
+    end if;
+  end process;
+
+  -- the RAM, one byte lane per memory, each alone in its processes (GHDL
+  -- synthesis needs it so)
+  lanes : for k in 0 to 3 generate
+    signal mem : lane_mem_t := lane_init(k);
+  begin
+    process (clk)
+    begin
+      if rising_edge(clk) then
+        if t_re = '1' then
+          cfg_q(8 * k + 7 downto 8 * k) <= mem(to_integer(unsigned(t_raddr)));
+        end if;
+      end if;
+    end process;
+    process (clk)
+    begin
+      if falling_edge(clk) then
+        if cw_l(k) = '1' then
+          mem(to_integer(unsigned(cw_a))) <= be_wdata(8 * k + 7 downto 8 * k);
+        end if;
+      end if;
+    end process;
+  end generate;
 
   assert PCI_REG_BAR = 0
     report "pci_target implements the register window as BAR0 only" severity failure;
@@ -280,6 +370,7 @@ begin
     variable addr_err, ended, moved : boolean;
     variable be : std_logic_vector(3 downto 0);
     variable d  : word;
+    variable clr : std_logic_vector(5 downto 0);
   begin
     if rising_edge(clk) then
       frame_d <= frame_n_in;
@@ -288,6 +379,7 @@ begin
       bad_q    <= '0';
       serr_q   <= '0';
       db_hit   <= '0';
+      cw_l     <= "0000";
 
       -- write-data parity, one clock after the data
       w_chk <= '0';
@@ -320,9 +412,12 @@ begin
       if be_valid = '1' and reg_ready = '1' then
         be_valid <= '0';
         if be_write = '0' then
-          -- the completion waits in the AD output register itself (not
-          -- driven until the master's repeated read): no separate buffer
-          ad_q <= reg_rdata;
+          -- the completion waits in RAM word W_CPL, written from be_wdata
+          -- (configuration writes are retried while the back end is busy,
+          -- so this is the only RAM write of the clock)
+          cw_a <= std_logic_vector(to_unsigned(W_CPL, 7));
+          cw_l <= "1111";
+          be_wdata <= reg_rdata;
           dr <= DR_DONE;
           dr_age <= (others => '0');
         end if;
@@ -346,6 +441,8 @@ begin
             a_low    <= ad_in(1 downto 0);
             a_cmd    <= cbe_n_in;
             a_idsel  <= idsel_in;
+            -- the RAM read at this edge sees a completion written before it
+            a_cpl    <= '1' when dr = DR_DONE else '0';
             if ad_in(31 downto 12) = bar0 then
               a_barhit <= '1';
             else
@@ -371,7 +468,7 @@ begin
           hit_mem := c_mem = '1' and a_barhit = '1' and
                      (is_mem_read(a_cmd) or a_cmd = CMD_MEM_WRITE or a_cmd = CMD_MEM_WRITE_INV);
           claim := (hit_cfg or hit_mem) and not addr_err;
-          deliver := dr = DR_DONE and dr_off = a_off and dr_cmd = a_cmd;
+          deliver := dr = DR_DONE and a_cpl = '1' and dr_off = a_off and dr_cmd = a_cmd;
           state <= IDLE;
           if claim then
             state    <= XFER;
@@ -380,16 +477,21 @@ begin
             stop_q   <= '0';      -- one data phase, or a retry
             trdy_q   <= '1';
             kind     <= K_RETRY;
+            live_q   <= (others => '0');
             if hit_cfg then
               if a_cmd = CMD_CFG_WRITE then
-                kind   <= K_CFG_WR;
-                trdy_q <= '0';
-              elsif dr = DR_EMPTY then
-                -- (a read completion in flight owns ad_q: retry meanwhile)
-                kind    <= K_CFG_RD;
+                -- (retried while the back end is busy: be_wdata, the RAM's
+                -- write data, holds the posted write's data or will take
+                -- the read's completion)
+                if be_valid = '0' and w_post = '0' then
+                  kind   <= K_CFG_WR;
+                  trdy_q <= '0';
+                end if;
+              else
+                kind    <= K_CFG_RD;   -- cfg_q holds its dword
                 trdy_q  <= '0';
                 ad_oe_q <= '1';
-                ad_q    <= cfg_rd;
+                live_q  <= cfg_live;
               end if;
             elsif a_db = '1' then
               -- doorbell window: never retried, never waits for the back end
@@ -397,19 +499,17 @@ begin
               if not is_mem_read(a_cmd) then
                 kind   <= K_DB_WR;
                 trdy_q <= '0';
-              elsif dr = DR_EMPTY then
-                -- nothing to read here; ad_q is free unless a completion
-                -- owns it (then retry, as configuration reads)
+              else
+                -- nothing to read here: cfg_q holds the RAM's zero word
                 kind    <= K_DB_RD;
                 trdy_q  <= '0';
                 ad_oe_q <= '1';
-                ad_q    <= (others => '0');
               end if;
             elsif is_mem_read(a_cmd) then
               if deliver then
                 kind    <= K_MEM_RD;
                 trdy_q  <= '0';
-                ad_oe_q <= '1';      -- ad_q holds the completion
+                ad_oe_q <= '1';      -- cfg_q holds the completion
               elsif dr = DR_EMPTY and be_valid = '0' then
                 -- first attempt: latch it, start the back end, retry
                 dr       <= DR_PENDING;
@@ -434,6 +534,19 @@ begin
             d  := ad_in;
             if kind = K_CFG_WR or kind = K_MEM_WR or kind = K_DB_WR then
               w_chk <= '1';
+            end if;
+            if kind = K_CFG_WR then
+              -- into the RAM: the lanes enabled of those it keeps; the bits
+              -- of BAR0 and the MSI address that read as 0 are written as 0
+              cw_a <= '0' & a_off(7 downto 2);
+              cw_l <= not be and cfg_lanes(a_off(7 downto 2));
+              be_wdata <= d;
+              if to_integer(unsigned(a_off(7 downto 2))) = CFG_MSI_ALO then
+                be_wdata(1 downto 0) <= "00";
+              end if;
+              if to_integer(unsigned(a_off(7 downto 2))) = CFG_BAR0 then
+                be_wdata(11 downto 8) <= "0000";
+              end if;
             end if;
             case kind is
               when K_MEM_RD =>
@@ -477,8 +590,7 @@ begin
                     if be(1) = '0' then bar0(15 downto 12) <= d(15 downto 12); end if;
                     if be(2) = '0' then bar0(23 downto 16) <= d(23 downto 16); end if;
                     if be(3) = '0' then bar0(31 downto 24) <= d(31 downto 24); end if;
-                  when CFG_INTR =>
-                    if be(0) = '0' then int_line <= d(7 downto 0); end if;
+                  -- CFG_INTR: the interrupt line is kept in the RAM only
                   when CFG_HDR =>
                     if be(1) = '0' then lat_q <= d(15 downto 8); end if;
                   when CFG_MSI_CTL =>
@@ -533,11 +645,28 @@ begin
         serr_q <= '0'; perr_hold <= '0'; db_hit <= '0'; lat_q <= (others => '0'); w_chk <= '0'; w_post <= '0'; bad_q <= '0';
         c_mem <= '0'; c_master <= '0'; c_perr <= '0'; c_serr <= '0'; c_intdis <= '0';
         s_mdpe <= '0'; s_rta <= '0'; s_rma <= '0'; s_sse <= '0'; s_dpe <= '0';
-        bar0 <= (others => '0'); int_line <= (others => '0');
+        bar0 <= (others => '0');
+        -- the RAM-held fields cleared, a dword a clock from dr_tick's low
+        -- bits (8 clocks; PCI RST# lasts at least 1 ms): be_wdata is 0
+        case to_integer(dr_tick(2 downto 0)) is
+          when 0 => clr := std_logic_vector(to_unsigned(CFG_HDR, 6));
+          when 1 => clr := std_logic_vector(to_unsigned(CFG_BAR0, 6));
+          when 2 => clr := std_logic_vector(to_unsigned(CFG_INTR, 6));
+          when 3 => clr := std_logic_vector(to_unsigned(CFG_MSI_ALO, 6));
+          when 4 => clr := std_logic_vector(to_unsigned(CFG_MSI_AHI, 6));
+          when others => clr := std_logic_vector(to_unsigned(CFG_MSI_DATA, 6));
+        end case;
+        cw_a <= '0' & clr;
+        cw_l <= cfg_lanes(clr);   -- its constant lanes stay (interrupt pin)
+        be_wdata <= (others => '0');
+        live_q <= (others => '0'); a_cpl <= '0';
         m_en <= '0'; m_mme <= "000"; m_alo <= (others => '0');
         m_ahi <= (others => '0'); m_data <= (others => '0');
         be_valid <= '0'; be_write <= '0'; dr <= DR_EMPTY;
-        dr_age <= (others => '0'); dr_tick <= (others => '0');
+        dr_age <= (others => '0');
+        -- dr_tick has no reset: it runs free (a discard needs two of its
+        -- wraps after the completion, whatever its phase), and in reset it
+        -- walks the RAM-held dwords to clear them
       end if;
     end if;
   end process;
@@ -571,10 +700,10 @@ begin
   db_slot      <= db_s_q(DB_LATENCY - 1);
   db_data      <= db_d_q(DB_LATENCY - 1);
   lat_timer    <= lat_q;
-  ad_out       <= ad_q;
+  ad_out       <= cfg_q or live_q;
   ad_oe        <= ad_oe_q;
   -- PAR covers AD and C/BE# of the previous clock. In the clocks after we
-  -- drove AD the bus carried ad_q (and the master's byte enables), so the
+  -- drove AD the bus carried ad_out (and the master's byte enables), so the
   -- parity sampled from the bus is the parity to send: one XOR tree serves
   -- address checks, write-data checks and PAR generation (13 logic cells
   -- less). This needs ad_in to be the pad as seen on the bus, which a

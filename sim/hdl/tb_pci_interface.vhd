@@ -390,7 +390,12 @@ begin
     end procedure;
     procedure cfg_wr (off : natural; v : word) is
     begin
-      cycle("1011", std_logic_vector(to_unsigned(off, 32)), '1', true, v, rd, res);
+      -- repeated while retried (the target retries configuration writes
+      -- while its back end is busy), as a host bridge does
+      for i in 1 to 200 loop
+        cycle("1011", std_logic_vector(to_unsigned(off, 32)), '1', true, v, rd, res);
+        exit when res /= R_RETRY;
+      end loop;
       check(res = R_DATA, "config write " & integer'image(off));
     end procedure;
     procedure mem_wr (off : natural; v : word) is

@@ -428,11 +428,16 @@ begin
     end procedure;
 
     procedure cfg_write (off : natural; size : natural; value : word) is
-      variable d : word;
+      variable d, rd_dummy : word;
       variable n : natural;
     begin
       d := std_logic_vector(shift_left(unsigned(value), 8 * (off mod 4)));
-      cycle("1011", cfg_addr(off), '1', true, d, cfg_be(off, size), 1, false, false, d, res, n);
+      -- repeated while retried (the target retries configuration writes
+      -- while its back end is busy), as a host bridge does
+      for i in 1 to 200 loop
+        cycle("1011", cfg_addr(off), '1', true, d, cfg_be(off, size), 1, false, false, rd_dummy, res, n);
+        exit when res /= R_RETRY;
+      end loop;
       check(res = R_DATA and n = 1, "config write " & integer'image(off) & " not completed");
     end procedure;
 
@@ -629,13 +634,30 @@ begin
 
     -- while a delayed read is in the back end, other accesses are retried;
     -- a read of another offset is retried while a completion waits
+    -- (the back end answers after 40 clocks here: with its random latency
+    -- it could finish before the write, which would then be posted)
     idle_backend;
+    be_slow <= true;
     cycle("0110", std_logic_vector(unsigned(BAR) + 16#10#), '0', false, x"00000000", "0000",
           1, false, false, rd, res, nwords);
     check(res = R_RETRY and reg_valid = '1', "first read attempt: retry, back end started");
     cycle("0111", std_logic_vector(unsigned(BAR) + 16#20#), '0', true, x"0BADF00D", "0000",
           1, false, false, rd, res, nwords);
     check(res = R_RETRY, "write while the back end reads: retried");
+    -- configuration writes too: the completion is written into the RAM
+    -- that also keeps the configuration fields (docs/pci.md)
+    cycle("1011", cfg_addr(16#3C#), '1', true, x"0000005A", cfg_be(16#3C#, 1), 1, false, false,
+          rd, res, nwords);
+    check(res = R_RETRY, "configuration write while the back end reads: retried");
+    idle_backend;
+    mem_write(16#24#, x"00002424");
+    exp(16#24# / 4) := x"00002424";
+    clocks(2);   -- (passed on once its parity is known)
+    check(reg_valid = '1' and reg_write = '1', "posted write in the back end");
+    cycle("1011", cfg_addr(16#3C#), '1', true, x"0000005A", cfg_be(16#3C#, 1), 1, false, false,
+          rd, res, nwords);
+    check(res = R_RETRY, "configuration write while a posted write waits: retried");
+    be_slow <= false;
     idle_backend;
     cycle("1100", std_logic_vector(unsigned(BAR) + 16#10#), '0', false, x"00000000", "0000",
           1, false, false, rd, res, nwords);
@@ -643,10 +665,10 @@ begin
     cycle("0110", std_logic_vector(unsigned(BAR) + 16#14#), '0', false, x"00000000", "0000",
           1, false, false, rd, res, nwords);
     check(res = R_RETRY and reg_valid = '0', "other offset retried, not started, while a completion waits");
-    -- the completion waits in the AD register: configuration reads are
-    -- retried meanwhile, configuration writes are not
+    -- the completion waits in its own RAM word: configuration reads and
+    -- writes are served meanwhile
     cycle("1010", cfg_addr(0), '1', false, x"00000000", "0000", 1, false, false, rd, res, nwords);
-    check(res = R_RETRY, "config read retried while a completion waits");
+    check(res = R_DATA and rd = PCI_DEVICE_ID & PCI_VENDOR_ID, "config read while a completion waits");
     cfg_write(16#3C#, 1, x"0000000C");
     -- a posted write may pass the waiting completion (PCI ordering)
     mem_write(16#30#, x"CAFEF00D");
@@ -844,6 +866,31 @@ begin
     check(rd = exp(5), "read after discard");
     mem_read(POP_OFF, rd);
     check(to_integer(unsigned(rd)) = 21, "discarded pop (20) is gone, next is 21, got " & hex(rd));
+
+    -- a warm reset (PCI RST#, 8 clocks: PCI asks for 1 ms) clears what the
+    -- host wrote: the read-back of the fields the target keeps in block RAM
+    -- (latency timer, BAR0, interrupt line, MSI address and data) as well as
+    -- the flip-flops; the constant fields survive
+    cfg_write(16#3C#, 1, x"000000A5");
+    cfg_write(16#44#, 4, x"FEE0100C");
+    cfg_write(16#48#, 4, x"00000012");
+    cfg_write(16#4C#, 2, x"00004321");
+    wait until rising_edge(clk);
+    rst <= '1';
+    clocks(8);
+    rst <= '0';
+    clocks(2);
+    cfg_read(16#0C#, 4, rd); check(rd = x"00000000", "header dword after reset " & hex(rd));
+    cfg_read(16#10#, 4, rd); check(rd = x"00000000", "BAR0 after reset " & hex(rd));
+    cfg_read(16#3C#, 4, rd); check(rd = x"00000100", "interrupt line/pin after reset " & hex(rd));
+    cfg_read(16#44#, 4, rd); check(rd = x"00000000", "MSI address after reset " & hex(rd));
+    cfg_read(16#48#, 4, rd); check(rd = x"00000000", "MSI upper address after reset " & hex(rd));
+    cfg_read(16#4C#, 4, rd); check(rd = x"00000000", "MSI data after reset " & hex(rd));
+    cfg_read(16#40#, 4, rd); check(rd = x"00840005", "MSI control after reset " & hex(rd));
+    cfg_read(16#00#, 4, rd);
+    check(rd = PCI_DEVICE_ID & PCI_VENDOR_ID, "IDs after reset " & hex(rd));
+    check(msi_addr = x"0000000000000000" and msi_data = x"0000" and lat_timer = x"00",
+          "configuration ports after reset");
 
     check(be_errors = 0, "back-end protocol");
     clocks(5);

@@ -195,7 +195,12 @@ begin
       variable d : word;
       variable r : res_t;
     begin
-      cycle("1011", std_logic_vector(to_unsigned(2 ** IDSEL_BIT + off, 32)), true, value, d, r);
+      -- a host bridge repeats a retried configuration write (the target
+      -- retries it while its back end is busy)
+      for i in 1 to 200 loop
+        cycle("1011", std_logic_vector(to_unsigned(2 ** IDSEL_BIT + off, 32)), true, value, d, r);
+        exit when r /= R_RETRY;
+      end loop;
       check(r = R_DATA, "configuration write not completed");
     end procedure;
 

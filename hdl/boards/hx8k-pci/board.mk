@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# iCE40 HX8K (ct256) on the PCI edge: the whole card (synpcix_card: PCI
+# interface, capture unit, clock core) with the bus on pins. Selected by
+# `make ... BOARD=hx8k-pci`; docs/bitstream.md, "Session 4: PCI interface and
+# the PCI board". The card does not fit the HX8K yet (issue 3), so
+# `make bitstream` stays on hdl/boards/hx8k until it does.
+BOARD_DEVICE   := iCE40HX8K-CT256
+BOARD_TOP      := synpcix_hx8k_pci_top
+BOARD_PCF      := hdl/boards/hx8k-pci/synpcix_hx8k_pci.pcf
+NEXTPNR_ARCH   := --hx8k --package ct256
+# after the core's list: the PCI interface, the capture unit and the card
+# (without the simulation models those lists carry for the testbenches),
+# then the board files (the pin and PLL wrappers are hx8k's own)
+BOARD_SRCS     = $(filter-out sim/%,$(HDL_PCI_SRCS) $(HDL_CAPTURE_SRCS) $(HDL_CARD_SRCS)) \
+                 hdl/boards/hx8k/ice40_pll.vhd \
+                 hdl/boards/hx8k/ice40_pin_in.vhd \
+                 hdl/boards/hx8k/ice40_pin_out.vhd \
+                 hdl/boards/hx8k-pci/ice40_pin_bidir.vhd \
+                 hdl/boards/hx8k-pci/synpcix_hx8k_pci_top.vhd
