@@ -191,6 +191,108 @@ architecture rtl of clock_regs is
     end case;
   end function;
 
+  -- The register port's address, decoded by a table in block RAM (one
+  -- word per register slot) instead of ~60 address comparators: what a
+  -- write does, what a read does, and the writable bits.
+  constant WO_BAD : natural := 0;     -- not writable: counted in bad_access
+  constant WO_PLAIN : natural := 1;   -- kept in the RAM (its fields only)
+  constant WO_CTRL : natural := 2;    -- clock.ctrl commands
+  constant WO_PERNS : natural := 3;   -- period_ns, 1..255
+  constant WO_PPSCTRL : natural := 4; -- pps.ctrl: mode 3 refused, message
+  constant WO_INTERVAL : natural := 5;  -- pps.interval_ns, 2..2^31-1
+  constant WO_PPSMW : natural := 6;   -- pps.min_width: message
+  constant WO_EVCTRL : natural := 7;  -- event.ctrl: message
+  constant WO_EVMW : natural := 8;    -- event.min_width: message
+  constant WO_POCTRL : natural := 9;  -- perout.ctrl: five messages
+  constant RO_BAD : natural := 0;     -- undefined: 0, counted in bad_access
+  constant RO_PLAIN : natural := 1;   -- the RAM word
+  constant RO_BADACC : natural := 2;  -- bad_access: read, then clear
+  constant RO_SNAP : natural := 3;    -- time_ns_lo: snapshot from the timebase
+  constant RO_EVSTAT : natural := 4;  -- event.status / overflows
+  constant RO_POP : natural := 5;     -- event.stamp_ns_lo: pop
+  constant RO_EFF : natural := 6;     -- eff_period_ns / frac: computed
+  constant RO_STATUS : natural := 7;  -- pps.status
+  constant RO_OFFSET : natural := 8;  -- pps.offset_ns
+  constant RO_FREQ : natural := 9;    -- pps.freq_adj
+  constant RO_STAMP : natural := 10;  -- pps.stamp_ns_lo (latches the high word)
+  constant RO_GLITCH : natural := 11; -- pps.glitches
+  -- writable bits, by class: the classes rw_mask uses
+  function mask_class (m : word) return natural is
+  begin
+    case m is
+      when x"FFFFFFFF" => return 1;
+      when x"000000FF" => return 2;
+      when x"00000007" => return 3;
+      when x"00FFFF1F" => return 4;
+      when x"0000FFFF" => return 5;
+      when x"00000001" => return 6;
+      when others => return 0;
+    end case;
+  end function;
+  function class_mask (c : std_logic_vector(2 downto 0)) return word is
+  begin
+    case c is
+      when "001" => return x"FFFFFFFF";
+      when "010" => return x"000000FF";
+      when "011" => return x"00000007";
+      when "100" => return x"00FFFF1F";
+      when "101" => return x"0000FFFF";
+      when "110" => return x"00000001";
+      when others => return x"00000000";
+    end case;
+  end function;
+  function wop_of (a : natural) return natural is
+  begin
+    case a is
+      when REG_CLOCK_CTRL => return WO_CTRL;
+      when REG_CLOCK_PERIOD_NS => return WO_PERNS;
+      when REG_PPS_CTRL => return WO_PPSCTRL;
+      when REG_PPS_INTERVAL_NS => return WO_INTERVAL;
+      when REG_PPS_MIN_WIDTH => return WO_PPSMW;
+      when REG_EVENT_CTRL => return WO_EVCTRL;
+      when REG_EVENT_MIN_WIDTH => return WO_EVMW;
+      when REG_PEROUT_CTRL => return WO_POCTRL;
+      when others =>
+        if rw_mask(a) /= x"00000000" then return WO_PLAIN; else return WO_BAD; end if;
+    end case;
+  end function;
+  function rop_of (a : natural) return natural is
+  begin
+    case a is
+      when REG_ID_BAD_ACCESS => return RO_BADACC;
+      when REG_CLOCK_TIME_NS_LO => return RO_SNAP;
+      when REG_EVENT_STATUS | REG_EVENT_OVERFLOWS => return RO_EVSTAT;
+      when REG_EVENT_STAMP_NS_LO => return RO_POP;
+      when REG_CLOCK_EFF_PERIOD_NS | REG_CLOCK_EFF_PERIOD_FRAC => return RO_EFF;
+      when REG_PPS_STATUS => return RO_STATUS;
+      when REG_PPS_OFFSET_NS => return RO_OFFSET;
+      when REG_PPS_FREQ_ADJ => return RO_FREQ;
+      when REG_PPS_STAMP_NS_LO => return RO_STAMP;
+      when REG_PPS_GLITCHES => return RO_GLITCH;
+      when others =>
+        if rw_mask(a) /= x"00000000" or is_const(a) then return RO_PLAIN; else return RO_BAD; end if;
+    end case;
+  end function;
+  subtype dec_t is std_logic_vector(15 downto 0);
+  type dec_rom_t is array (0 to 127) of dec_t;
+  function dec_table return dec_rom_t is
+    variable r : dec_rom_t;
+    variable ev : std_logic;
+  begin
+    for i in 0 to 127 loop
+      ev := '0';
+      if i * 4 = REG_EVENT_STATUS then ev := '1'; end if;
+      r(i) := "0000" & ev & std_logic_vector(to_unsigned(mask_class(rw_mask(i * 4)), 3)) &
+              std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
+              std_logic_vector(to_unsigned(wop_of(i * 4), 4));
+    end loop;
+    return r;
+  end function;
+  constant DEC_ROM : dec_rom_t := dec_table;
+  signal dec_q : dec_t := (others => '0');
+  signal wop, rop : natural range 0 to 15;
+  signal out_of_win : std_logic;
+
   -- RAM: 256 words. Slots 0..127 are the register words (byte address /
   -- 4) plus a few words no register uses (below); slots 128..255 hold the
   -- reset values. The name ends in _nrw: hdl/boards/ghdl_verilog.sh marks
@@ -264,7 +366,7 @@ architecture rtl of clock_regs is
   signal ram_we, cy_r : std_logic := '0';
 
   -- the sequencer
-  type st_t is (INIT, IDLE, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR, RSP2, RSP3,
+  type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR, RSP2, RSP3,
                 E2, E3, CMDW, P1, P2, G1, G2, ST2, STL2, STL3);
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
@@ -284,9 +386,7 @@ architecture rtl of clock_regs is
   -- the last count seen and how often it wrapped make the 32-bit total
   signal last_filt, filt_hi : unsigned(15 downto 0) := (others => '0');
 
-  signal a_n : natural range 0 to 4095;
   signal wmask : word;
-  signal is_rw : std_logic;
 
   -- servo
   signal s_state : std_logic_vector(1 downto 0);
@@ -308,9 +408,19 @@ begin
   assert REG_PEROUT_WIDTH_NS < 16#180# and REG_PEROUT_CTRL < 16#180#
     report "clock_regs: a register moved onto the sequencer's own words" severity failure;
 
-  a_n <= to_integer(unsigned(reg_addr)) * 4;
-  wmask <= rw_mask(a_n);
-  is_rw <= '0' when wmask = x"00000000" else '1';
+  -- the decode table, read every clock at the port's address (the
+  -- sequencer looks at it one clock after valid: DEC)
+  decode : process (clk)
+  begin
+    if rising_edge(clk) then
+      dec_q <= DEC_ROM(to_integer(unsigned(reg_addr(8 downto 2))));
+    end if;
+  end process;
+  -- the clock core's window is 0x000..0x1FF; the card decodes the rest
+  out_of_win <= '0' when reg_addr(11 downto 9) = "000" else '1';
+  wop <= WO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(3 downto 0)));
+  rop <= RO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(7 downto 4)));
+  wmask <= class_mask(dec_q(10 downto 8));
 
   servo : entity work.pps_servo
     port map (
@@ -446,12 +556,29 @@ begin
           if reg_valid = '1' and ready = '0' then
             tslot <= to_integer(unsigned(reg_addr(8 downto 2)));
             badf <= '0'; rd_bad <= '0'; eff_cmd <= '0'; cont <= C_END;
-            if a_n = REG_EVENT_STATUS then acc_status <= '1'; else acc_status <= '0'; end if;
+            st <= DEC;
+          elsif s_cnt_req = '1' and s_cnt_ack = '0' then
+            -- the servo's counters live in the RAM; it writes them back here
+            wr(word_of_par(s_cnt_sel), X_CNT); s_cnt_ack <= '1';
+          elsif (s_step_req = '1' or s_freq_req = '1') and s_ack = '0' then
+            -- (in the clock the ack is out, the servo still shows the request
+            -- just served: taking it again would step twice)
+            cont <= C_SERVO;
+            if s_step_req = '1' then
+              wr(SL_STEP_LO, X_STEP_LO); servo_step <= '1'; cmd <= C_ADJUST; st <= ST2;
+            else
+              cmd <= C_PERIOD; eff_cmd <= '1';
+              rslot <= REG_CLOCK_PERIOD_FRAC / 4; st <= E2;
+            end if;
+          end if;
+
+        when DEC =>
+            acc_status <= dec_q(11);
             if reg_write = '1' then
               -- a writable register keeps what was written (its fields only);
               -- a refused value is not written and counts in bad_access
-              case a_n is
-                when REG_CLOCK_CTRL =>
+              case wop is
+                when WO_CTRL =>
                   -- one command per write, set before adjust before period
                   if unsigned(reg_wdata(31 downto 3)) /= 0 then badf <= '1'; end if;
                   if reg_wdata(CLOCK_CTRL_SET_LSB) = '1' then
@@ -470,92 +597,74 @@ begin
                   else
                     st <= ENDS;
                   end if;
-                when REG_CLOCK_PERIOD_NS =>
+                when WO_PERNS =>
                   if unsigned(reg_wdata(31 downto 8)) /= 0 or reg_wdata(7 downto 0) = x"00" then
                     badf <= '1'; st <= ENDS;      -- out of 1..255: refused
                   else
                     wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
                   end if;
-                when REG_PPS_CTRL =>
+                when WO_PPSCTRL =>
                   if reg_wdata(1 downto 0) = "11" then
                     badf <= '1'; st <= ENDS;      -- undefined mode: refused
                   else
                     pps_ctrl <= reg_wdata(2 downto 0);
                     wr(tslot_of(reg_addr), X_WDATA); st <= P1;
                   end if;
-                when REG_PPS_INTERVAL_NS =>
+                when WO_INTERVAL =>
                   -- d < 2 or d >= 2^31, without a carry chain on the write data
                   if reg_wdata(30 downto 1) = (30 downto 1 => '0') or reg_wdata(31) = '1' then
                     badf <= '1'; st <= ENDS;
                   else
                     wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
                   end if;
-                when REG_PPS_MIN_WIDTH =>
+                when WO_PPSMW =>
                   wr(tslot_of(reg_addr), X_WDATA); st <= P1;
-                when REG_EVENT_CTRL =>
+                when WO_EVCTRL =>
                   wr(tslot_of(reg_addr), X_WDATA); pend(M_EV_CFG) <= '1'; st <= PICK;
-                when REG_EVENT_MIN_WIDTH =>
+                when WO_EVMW =>
                   wr(tslot_of(reg_addr), X_WDATA); pend(M_EV_MINW) <= '1'; st <= PICK;
-                when REG_PEROUT_CTRL =>
+                when WO_POCTRL =>
                   wr(tslot_of(reg_addr), X_WDATA);
                   pend(M_PO_LO) <= '1'; pend(M_PO_HI) <= '1'; pend(M_PO_PERIOD) <= '1';
                   pend(M_PO_WIDTH) <= '1'; pend(M_PO_ARM) <= '1';
                   st <= PICK;
+                when WO_PLAIN =>
+                  wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
                 when others =>
-                  if is_rw = '1' then
-                    wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
-                  else
-                    badf <= '1'; st <= ENDS;
-                  end if;
+                  badf <= '1'; st <= ENDS;
               end case;
             else
-              case a_n is
-                when REG_ID_BAD_ACCESS =>
+              case rop is
+                when RO_BADACC =>
                   rslot <= SL_BAD; rd_bad <= '1'; st <= FIN;
-                when REG_CLOCK_TIME_NS_LO =>
+                when RO_SNAP =>
                   cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); pend(M_CMD) <= '1';
                   cont <= C_WAIT; st <= PICK;
-                when REG_EVENT_STATUS | REG_EVENT_OVERFLOWS =>
+                when RO_EVSTAT =>
                   cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); pend(M_CMD) <= '1';
                   cont <= C_WAIT; st <= PICK;
-                when REG_EVENT_STAMP_NS_LO =>
+                when RO_POP =>
                   cmd <= C_POP; wr(SL_CMD, X_CMD); pend(M_CMD) <= '1';
                   cont <= C_WAIT; st <= PICK;
-                when REG_CLOCK_EFF_PERIOD_NS | REG_CLOCK_EFF_PERIOD_FRAC =>
+                when RO_EFF =>
                   rslot <= REG_CLOCK_PERIOD_FRAC / 4; st <= E2;
-                when REG_PPS_STATUS =>
+                when RO_STATUS =>
                   wr(tslot_of(reg_addr), X_STATUS); st <= RD;
-                when REG_PPS_OFFSET_NS =>
+                when RO_OFFSET =>
                   wr(tslot_of(reg_addr), X_OFFSET); st <= RD;
-                when REG_PPS_FREQ_ADJ =>
+                when RO_FREQ =>
                   wr(tslot_of(reg_addr), X_FREQ); st <= RD;
-                when REG_PPS_STAMP_NS_LO =>
+                when RO_STAMP =>
                   -- latch the stamp's high word with the low word
                   wr(tslot_of(reg_addr), X_STAMP_LO); stamp_new <= '0'; st <= STL2;
-                when REG_PPS_GLITCHES =>
+                when RO_GLITCH =>
                   wr(tslot_of(reg_addr), X_FILT); st <= G1;
+                when RO_PLAIN =>
+                  rslot <= tslot_of(reg_addr); st <= FIN;
                 when others =>
-                  if is_rw = '1' or is_const(a_n) then
-                    rslot <= tslot_of(reg_addr); st <= FIN;
-                  else
-                    badf <= '1'; tslot <= SL_ZERO; st <= ENDS;
-                  end if;
+                  badf <= '1'; tslot <= SL_ZERO; st <= ENDS;
               end case;
             end if;
-          elsif s_cnt_req = '1' and s_cnt_ack = '0' then
-            -- the servo's counters live in the RAM; it writes them back here
-            wr(word_of_par(s_cnt_sel), X_CNT); s_cnt_ack <= '1';
-          elsif (s_step_req = '1' or s_freq_req = '1') and s_ack = '0' then
-            -- (in the clock the ack is out, the servo still shows the request
-            -- just served: taking it again would step twice)
-            cont <= C_SERVO;
-            if s_step_req = '1' then
-              wr(SL_STEP_LO, X_STEP_LO); servo_step <= '1'; cmd <= C_ADJUST; st <= ST2;
-            else
-              cmd <= C_PERIOD; eff_cmd <= '1';
-              rslot <= REG_CLOCK_PERIOD_FRAC / 4; st <= E2;
-            end if;
-          end if;
 
         -- eff_period = period + the servo's correction, 40 bits in two adds
         when E2 =>
