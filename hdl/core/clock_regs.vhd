@@ -274,7 +274,7 @@ architecture rtl of clock_regs is
     end case;
   end function;
   subtype dec_t is std_logic_vector(15 downto 0);
-  type dec_rom_t is array (0 to 127) of dec_t;
+  type dec_rom_t is array (127 downto 0) of dec_t;
   function dec_table return dec_rom_t is
     variable r : dec_rom_t;
     variable ev : std_logic;
@@ -298,7 +298,7 @@ architecture rtl of clock_regs is
   -- reset values. The name ends in _nrw: hdl/boards/ghdl_verilog.sh marks
   -- such memories no_rw_check for Yosys (no read-first emulation logic),
   -- so the sequencer never uses a word read in the clock it is written.
-  type ram_t is array (0 to 255) of word;
+  type ram_t is array (255 downto 0) of word;
   function defaults return ram_t is
     variable r : ram_t := (others => (others => '0'));
   begin
@@ -310,7 +310,7 @@ architecture rtl of clock_regs is
   signal regs_nrw : ram_t := defaults;
   -- the same words again, read by the PPS servo for its parameters (a
   -- second block RAM with the same writes: iCE40 RAMs have one read port)
-  type pram_t is array (0 to 127) of word;
+  type pram_t is array (127 downto 0) of word;
   signal pram : pram_t;
   signal s_par : par_t;
   signal pram_rslot : natural range 0 to 127;
@@ -375,8 +375,9 @@ architecture rtl of clock_regs is
   signal tslot : natural range 0 to 127 := 0;   -- the word the access returns
   signal badf, rd_bad, eff_cmd, acc_status : std_logic := '0';
   signal cmd : natural range 0 to 5 := 0;
-  signal pend : std_logic_vector(15 downto 0) := (others => '0');
-  signal send_k, k_r : natural range 0 to 15 := 0;
+  -- the messages to send: k_r up to m_last, then the command if then_c
+  signal k_r, m_last : natural range 0 to 15 := 0;
+  signal m_have, then_c : std_logic := '0';
   signal servo_step : std_logic := '0';
   signal ready, take_r : std_logic := '0';
   signal pps_ctrl : std_logic_vector(2 downto 0) := PPS_CTRL_RESET(2 downto 0);
@@ -441,16 +442,6 @@ begin
   stamp_valid <= is_pps and resp(15);
   resp_take <= take_r or is_pps;
 
-  -- lowest pending message first
-  prio : process (all)
-  begin
-    send_k <= 0;
-    for i in 15 downto 0 loop
-      if pend(i) = '1' then
-        send_k <= i;
-      end if;
-    end loop;
-  end process;
 
   with w_src select srcv <=
     x"00000000" when X_ZERO,
@@ -476,7 +467,7 @@ begin
     ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) & (pps_ctrl(1) or pps_ctrl(0))
       when X_PPSCFG;
 
-  sum <= unsigned('0' & (ram_q and (31 downto 0 => w_aen))) + unsigned('0' & srcv) +
+  sum <= unsigned('0' & ram_q) + unsigned('0' & srcv) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
   -- without ram_q the word is the source itself (the same bits: no carry
   -- comes in then; this also keeps simulation's unknown bits bit by bit)
@@ -523,6 +514,11 @@ begin
   end process;
 
   seq : process (clk)
+    -- messages first..last in order, then M_CMD if then_cmd
+    procedure send (first, last : natural; then_cmd : std_logic) is
+    begin
+      k_r <= first; m_last <= last; then_c <= then_cmd; m_have <= '1';
+    end procedure;
     procedure wr (slot : natural; src : src_t; aen : std_logic := '0') is
     begin
       w_en <= '1'; w_slot <= slot; w_src <= src; w_aen <= aen;
@@ -542,7 +538,7 @@ begin
             rslot <= 128 + init_n;
           end if;
           if init_n > 0 then
-            wr(init_n - 1, X_ZERO, '1');
+            wr(rslot mod 128, X_ZERO, '1');     -- the word read last clock
           end if;
           if init_n = 128 then
             st <= IDLE;
@@ -583,12 +579,11 @@ begin
                   if unsigned(reg_wdata(31 downto 3)) /= 0 then badf <= '1'; end if;
                   if reg_wdata(CLOCK_CTRL_SET_LSB) = '1' then
                     cmd <= C_SET; wr(SL_CMD, X_CMD);
-                    pend(M_SET_LO) <= '1'; pend(M_SET_HI) <= '1'; pend(M_SET_FRAC) <= '1';
-                    pend(M_CMD) <= '1';
+                    send(M_SET_LO, M_SET_FRAC, '1');
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_ADJUST_LSB) = '1' then
                     cmd <= C_ADJUST; wr(SL_CMD, X_CMD); servo_step <= '0';
-                    pend(M_ADJ_LO) <= '1'; pend(M_ADJ_HI) <= '1'; pend(M_CMD) <= '1';
+                    send(M_ADJ_LO, M_ADJ_HI, '1');
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_PERIOD_LSB) = '1' then
                     cmd <= C_PERIOD; eff_cmd <= '1';
@@ -620,13 +615,12 @@ begin
                 when WO_PPSMW =>
                   wr(tslot_of(reg_addr), X_WDATA); st <= P1;
                 when WO_EVCTRL =>
-                  wr(tslot_of(reg_addr), X_WDATA); pend(M_EV_CFG) <= '1'; st <= PICK;
+                  wr(tslot_of(reg_addr), X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
                 when WO_EVMW =>
-                  wr(tslot_of(reg_addr), X_WDATA); pend(M_EV_MINW) <= '1'; st <= PICK;
+                  wr(tslot_of(reg_addr), X_WDATA); send(M_EV_MINW, M_EV_MINW, '0'); st <= PICK;
                 when WO_POCTRL =>
                   wr(tslot_of(reg_addr), X_WDATA);
-                  pend(M_PO_LO) <= '1'; pend(M_PO_HI) <= '1'; pend(M_PO_PERIOD) <= '1';
-                  pend(M_PO_WIDTH) <= '1'; pend(M_PO_ARM) <= '1';
+                  send(M_PO_LO, M_PO_ARM, '0');
                   st <= PICK;
                 when WO_PLAIN =>
                   wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
@@ -638,13 +632,13 @@ begin
                 when RO_BADACC =>
                   rslot <= SL_BAD; rd_bad <= '1'; st <= FIN;
                 when RO_SNAP =>
-                  cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); pend(M_CMD) <= '1';
+                  cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
                   cont <= C_WAIT; st <= PICK;
                 when RO_EVSTAT =>
-                  cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); pend(M_CMD) <= '1';
+                  cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
                   cont <= C_WAIT; st <= PICK;
                 when RO_POP =>
-                  cmd <= C_POP; wr(SL_CMD, X_CMD); pend(M_CMD) <= '1';
+                  cmd <= C_POP; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
                   cont <= C_WAIT; st <= PICK;
                 when RO_EFF =>
                   rslot <= REG_CLOCK_PERIOD_FRAC / 4; st <= E2;
@@ -680,18 +674,17 @@ begin
         when CMDW =>
           wr(SL_CMD, X_CMD);
           if cmd = C_ADJUST then
-            pend(M_ADJ_LO) <= '1'; pend(M_ADJ_HI) <= '1';
+            send(M_ADJ_LO, M_ADJ_HI, '1');
           else
-            pend(M_PER_NS) <= '1'; pend(M_PER_FRAC) <= '1';
+            send(M_PER_NS, M_PER_FRAC, '1');
           end if;
-          pend(M_CMD) <= '1';
           st <= PICK;
 
         -- pps.ctrl or min_width written: the configuration message
         when P1 =>
           rslot <= REG_PPS_MIN_WIDTH / 4; st <= P2;
         when P2 =>
-          wr(SL_PPSCFG, X_PPSCFG); pend(M_PPS_CFG) <= '1'; st <= PICK;
+          wr(SL_PPSCFG, X_PPSCFG); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
 
         -- glitches = the servo's gap drops + the filter's drops
         when G1 =>
@@ -711,8 +704,8 @@ begin
 
         -- messages: read the word, offer it until the crossing takes it
         when PICK =>
-          if pend /= x"0000" then
-            rslot <= word_of_msg(send_k, servo_step); k_r <= send_k; st <= FETCH;
+          if m_have = '1' then
+            rslot <= word_of_msg(k_r, servo_step); st <= FETCH;
           else
             case cont is
               when C_END => st <= ENDS;
@@ -724,7 +717,14 @@ begin
           st <= OFFER;
         when OFFER =>
           if msg_ready = '1' then
-            pend(k_r) <= '0'; st <= PICK;
+            st <= PICK;
+            if k_r /= m_last then
+              k_r <= k_r + 1;
+            elsif then_c = '1' then
+              k_r <= M_CMD; m_last <= M_CMD; then_c <= '0';
+            else
+              m_have <= '0';
+            end if;
           end if;
 
         -- the answer's words into the RAM, then the crossing is released
@@ -778,7 +778,7 @@ begin
       end case;
 
       if rst = '1' then
-        st <= INIT; init_n <= 0; pend <= (others => '0'); w_en <= '0';
+        st <= INIT; init_n <= 0; m_have <= '0'; w_en <= '0';
         ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
         badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; servo_step <= '0';
         pps_ctrl <= PPS_CTRL_RESET(2 downto 0);
