@@ -273,6 +273,9 @@ architecture rtl of clock_regs is
         if rw_mask(a) /= x"00000000" or is_const(a) then return RO_PLAIN; else return RO_BAD; end if;
     end case;
   end function;
+  -- the sequencer's own RAM words (below): no register may sit there
+  constant SL_FIRST_OWN : natural := 16#180# / 4;
+  constant SL_LAST_OWN  : natural := 16#18C# / 4;
   subtype dec_t is std_logic_vector(15 downto 0);
   type dec_rom_t is array (127 downto 0) of dec_t;
   function dec_table return dec_rom_t is
@@ -280,6 +283,12 @@ architecture rtl of clock_regs is
     variable ev : std_logic;
   begin
     for i in 0 to 127 loop
+      assert rw_mask(i * 4) = x"00000000" or mask_class(rw_mask(i * 4)) /= 0
+        report "clock_regs: a writable register with a field mask the decode table lacks"
+        severity failure;
+      assert (i < SL_FIRST_OWN or i > SL_LAST_OWN) or
+             (wop_of(i * 4) = WO_BAD and rop_of(i * 4) = RO_BAD)
+        report "clock_regs: a register moved onto the sequencer's own words" severity failure;
       ev := '0';
       if i * 4 = REG_EVENT_STATUS then ev := '1'; end if;
       r(i) := "0000" & ev & std_logic_vector(to_unsigned(mask_class(rw_mask(i * 4)), 3)) &
@@ -320,10 +329,10 @@ architecture rtl of clock_regs is
 
   -- words no register uses (0x180..0x18C are outside every block of the
   -- clock core's map): what the sequencer puts there is only ever sent
-  constant SL_CMD     : natural := 16#180# / 4;   -- the command word
-  constant SL_STEP_LO : natural := 16#184# / 4;   -- the servo's phase step
-  constant SL_STEP_HI : natural := 16#188# / 4;
-  constant SL_PPSCFG  : natural := 16#18C# / 4;   -- M_PPS_CFG as sent
+  constant SL_CMD     : natural := SL_FIRST_OWN;      -- the command word
+  constant SL_STEP_LO : natural := SL_FIRST_OWN + 1;  -- the servo's phase step
+  constant SL_STEP_HI : natural := SL_FIRST_OWN + 2;
+  constant SL_PPSCFG  : natural := SL_LAST_OWN;       -- M_PPS_CFG as sent
   constant SL_ZERO    : natural := REG_CLOCK_CTRL / 4;  -- never written
   constant SL_BAD     : natural := REG_ID_BAD_ACCESS / 4;
 
@@ -406,8 +415,6 @@ begin
   assert PPS_STATUS_STATE_LSB = 0 and PPS_STATUS_STATE_WIDTH = 2 and
          PPS_STATUS_PRESENT_LSB = 2 and PPS_STATUS_STAMP_NEW_LSB = 3
     report "clock_regs: pps.status layout changed in the register map" severity failure;
-  assert REG_PEROUT_WIDTH_NS < 16#180# and REG_PEROUT_CTRL < 16#180#
-    report "clock_regs: a register moved onto the sequencer's own words" severity failure;
 
   -- the decode table, read every clock at the port's address (the
   -- sequencer looks at it one clock after valid: DEC)
