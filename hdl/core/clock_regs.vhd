@@ -371,6 +371,10 @@ architecture rtl of clock_regs is
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
   signal srcv, wdata : word;
+  -- the adder's source operand, registered: the source multiplexer and the
+  -- carry chain in one clock missed 66 MHz (53 MHz placed). A write that
+  -- adds selects its source one step ahead (pre_src) and uses b_r.
+  signal b_r : word := (others => '0');
   signal sum : unsigned(32 downto 0);
   signal ram_we, cy_r : std_logic := '0';
 
@@ -474,7 +478,7 @@ begin
     ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) & (pps_ctrl(1) or pps_ctrl(0))
       when X_PPSCFG;
 
-  sum <= unsigned('0' & ram_q) + unsigned('0' & srcv) +
+  sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
   -- without ram_q the word is the source itself (the same bits: no carry
   -- comes in then; this also keeps simulation's unknown bits bit by bit)
@@ -508,6 +512,7 @@ begin
   begin
     if rising_edge(clk) then
       cy_r <= sum(32);
+      b_r <= srcv;
       if is_pps = '1' then
         last_filt <= unsigned(resp(31 downto 16));
         if unsigned(resp(31 downto 16)) < last_filt then
@@ -541,6 +546,7 @@ begin
       case st is
         when INIT =>
           -- copy the reset values (upper half) into the register words
+          w_src <= X_ZERO;
           if init_n < 128 then
             rslot <= 128 + init_n;
           end if;
@@ -571,7 +577,7 @@ begin
               wr(SL_STEP_LO, X_STEP_LO); servo_step <= '1'; cmd <= C_ADJUST; st <= ST2;
             else
               cmd <= C_PERIOD; eff_cmd <= '1';
-              rslot <= REG_CLOCK_PERIOD_FRAC / 4; st <= E2;
+              rslot <= REG_CLOCK_PERIOD_FRAC / 4; w_src <= X_FREQ; st <= E2;
             end if;
           end if;
 
@@ -594,7 +600,7 @@ begin
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_PERIOD_LSB) = '1' then
                     cmd <= C_PERIOD; eff_cmd <= '1';
-                    rslot <= REG_CLOCK_PERIOD_FRAC / 4;
+                    rslot <= REG_CLOCK_PERIOD_FRAC / 4; w_src <= X_FREQ;
                     st <= E2;
                   else
                     st <= ENDS;
@@ -648,7 +654,7 @@ begin
                   cmd <= C_POP; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
                   cont <= C_WAIT; st <= PICK;
                 when RO_EFF =>
-                  rslot <= REG_CLOCK_PERIOD_FRAC / 4; st <= E2;
+                  rslot <= REG_CLOCK_PERIOD_FRAC / 4; w_src <= X_FREQ; st <= E2;
                 when RO_STATUS =>
                   wr(tslot_of(reg_addr), X_STATUS); st <= RD;
                 when RO_OFFSET =>
@@ -669,7 +675,8 @@ begin
 
         -- eff_period = period + the servo's correction, 40 bits in two adds
         when E2 =>
-          wr(REG_CLOCK_EFF_PERIOD_FRAC / 4, X_FREQ, '1');
+          -- adds s_freq (b_r); selects the sign word for E3
+          wr(REG_CLOCK_EFF_PERIOD_FRAC / 4, X_SEXT, '1');
           rslot <= REG_CLOCK_PERIOD_NS / 4;
           st <= E3;
         when E3 =>
@@ -695,7 +702,7 @@ begin
 
         -- glitches = the servo's gap drops + the filter's drops
         when G1 =>
-          rslot <= tslot; st <= G2;
+          rslot <= tslot; w_src <= X_CGAP; st <= G2;
         when G2 =>
           wr(tslot, X_CGAP, '1'); st <= RD;
 
@@ -767,7 +774,7 @@ begin
         -- end of an access: count a bad one, then return the word
         when ENDS =>
           if badf = '1' then
-            badf <= '0'; rslot <= SL_BAD; st <= BAD2;
+            badf <= '0'; rslot <= SL_BAD; w_src <= X_ZERO; st <= BAD2;
           else
             st <= RD;
           end if;
