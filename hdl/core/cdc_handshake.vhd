@@ -24,6 +24,9 @@ entity cdc_handshake is
     b_rst   : in  std_logic;
     b_ready : in  std_logic := '1';                    -- B can take a word
     b_valid : out std_logic;                           -- one-cycle strobe
+    -- a word waits for b_ready: b_data is stable while b_pending = 1, so a
+    -- consumer may read it over several clocks and then raise b_ready
+    b_pending : out std_logic;
     b_data  : out std_logic_vector(WIDTH - 1 downto 0)); -- valid with b_valid only
 end entity;
 
@@ -65,6 +68,7 @@ begin
     end if;
   end process;
   b_valid <= b_stb;
+  b_pending <= '1' when req_b /= req_b_seen and b_rst = '0' else '0';
   b_data  <= hold;
 end architecture;
 

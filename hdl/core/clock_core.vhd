@@ -42,7 +42,7 @@ architecture rtl of clock_core is
   constant PEROUT_DELAY  : natural := 2;
   signal a_msg_valid, a_msg_ready, b_msg_valid, b_msg_ready : std_logic;
   signal a_msg, b_msg : std_logic_vector(MSG_W - 1 downto 0);
-  signal t_resp_valid, t_resp_ready, b_resp_valid : std_logic;
+  signal t_resp_valid, t_resp_ready, b_resp_pend, b_resp_take : std_logic;
   signal t_resp, b_resp : std_logic_vector(RESP_W - 1 downto 0);
   signal us_t, us_b, us_b_d, us_tick : std_logic := '0';
 begin
@@ -54,7 +54,7 @@ begin
               reg_write => reg_write, reg_addr => reg_addr, reg_wdata => reg_wdata,
               reg_ready => reg_ready, reg_rdata => reg_rdata,
               msg_valid => a_msg_valid, msg => a_msg, msg_ready => a_msg_ready,
-              resp_valid => b_resp_valid, resp => b_resp, us_tick => us_tick,
+              resp_pend => b_resp_pend, resp_take => b_resp_take, resp => b_resp, us_tick => us_tick,
               pps_locked => pps_locked);
 
   to_tb : entity work.cdc_handshake
@@ -62,14 +62,14 @@ begin
     port map (a_clk => bus_clk, a_rst => bus_rst, a_valid => a_msg_valid,
               a_data => a_msg, a_ready => a_msg_ready,
               b_clk => tb_clk, b_rst => tb_rst, b_ready => b_msg_ready,
-              b_valid => b_msg_valid, b_data => b_msg);
+              b_valid => b_msg_valid, b_pending => open, b_data => b_msg);
 
   to_bus : entity work.cdc_handshake
     generic map (WIDTH => RESP_W)
     port map (a_clk => tb_clk, a_rst => tb_rst, a_valid => t_resp_valid,
               a_data => t_resp, a_ready => t_resp_ready,
-              b_clk => bus_clk, b_rst => bus_rst, b_ready => '1',
-              b_valid => b_resp_valid, b_data => b_resp);
+              b_clk => bus_clk, b_rst => bus_rst, b_ready => b_resp_take,
+              b_valid => open, b_pending => b_resp_pend, b_data => b_resp);
 
   tbd : entity work.clock_tb_domain
     generic map (N_EVENTS => N_EVENTS, FIFO_LOG2 => FIFO_LOG2, CLK_HZ => CLK_HZ)

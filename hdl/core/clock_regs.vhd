@@ -5,6 +5,18 @@
 -- (clock_msg_pkg): a write that must reach the timebase, or a read that
 -- needs a value from it, completes only when the messages have been taken
 -- and any answer has come back, so software sees every access in order.
+--
+-- Area design (docs/bitstream.md, "Session 4: clock_regs"): one block RAM
+-- holds every register word, and it is the only thing the bus reads and
+-- the only thing a message carries. A sequencer moves everything else
+-- through one write path into that RAM: the value the hardware makes
+-- (servo outputs, timebase answers) is written into the register's word
+-- first and then read back, so there is one 32-bit multiplexer (the write
+-- source) and one adder (RAM word + source + carry) instead of a read
+-- multiplexer, a message multiplexer and several adders. Computed words
+-- (eff_period, glitches, bad_access) are read-modify-writes on that adder.
+-- The RAM's upper half holds the reset values (bitstream contents, never
+-- written); after rst the sequencer copies it into the lower half.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -30,7 +42,10 @@ entity clock_regs is
     msg_valid  : out std_logic;
     msg        : out std_logic_vector(MSG_W - 1 downto 0);
     msg_ready  : in  std_logic;
-    resp_valid : in  std_logic;
+    -- an answer from the timebase domain waits in the crossing (resp is
+    -- stable while resp_pend = 1); resp_take releases it
+    resp_pend  : in  std_logic;
+    resp_take  : out std_logic;
     resp       : in  std_logic_vector(RESP_W - 1 downto 0);
     us_tick    : in  std_logic;
     pps_locked : out std_logic);
@@ -42,43 +57,6 @@ architecture rtl of clock_regs is
   begin
     return std_logic_vector(resize(unsigned(v), 32));
   end function;
-  -- a message command word with one bit set (whole-word, see REG_PPS_STATUS)
-  function cmd_word (bit_no : natural) return word is
-  begin
-    return std_logic_vector(shift_left(to_unsigned(1, 32), bit_no));
-  end function;
-
-  -- Registers the hardware needs all the time stay in flip-flops (below);
-  -- the servo's parameters are read from a copy of the RAM (pram);
-  -- every software-written register and every constant is also held in a
-  -- block RAM indexed by the word address, and reads of them come from the
-  -- RAM, so the read multiplexer only sees the values the hardware makes.
-  -- Block RAM has no reset: after rst a short sequencer (INIT_WORDS clocks,
-  -- the register port waits) writes every reset value and constant.
-  signal per_frac : word := (others => '0');
-  signal per_ns : std_logic_vector(7 downto 0) := CLOCK_PERIOD_NS_RESET(7 downto 0);
-  signal pps_ctrl : std_logic_vector(2 downto 0) := (others => '0');
-  signal bad_cnt : word := (others => '0');
-
-  -- the clock core's registers all lie below 0x200: 128 words
-  constant RAM_WORDS : natural := 128;
-  type ram_t is array (0 to RAM_WORDS - 1) of word;
-  signal ram : ram_t;
-  -- the same words again, read by the PPS servo for its parameters (a
-  -- second block RAM with the same writes: iCE40 RAMs have one read port)
-  signal pram : ram_t;
-  signal s_par : par_t;
-  signal pram_rslot : natural range 0 to RAM_WORDS - 1;
-  signal pram_q : word := (others => '0');
-  signal ram_we : std_logic := '0';
-  signal ram_wslot, ram_rslot : natural range 0 to RAM_WORDS - 1 := 0;
-  signal ram_wdata, ram_q : word := (others => '0');
-  signal ram_rd : std_logic := '0';       -- DONE returns the RAM word
-  signal fetched : std_logic := '0';       -- sender: RAM word for k_r arrives
-  signal k_r : natural range 0 to 15 := 0;
-  signal send_k : natural range 0 to 15;
-  signal initing : std_logic := '1';
-  signal init_n : natural range 0 to 63 := 0;
 
   -- the writable registers: their RAM word is what software reads back,
   -- with the bits outside their fields cleared
@@ -108,7 +86,7 @@ architecture rtl of clock_regs is
         std_logic_vector(to_unsigned(FIFO_LOG2, 4)) & "0000" &
         std_logic_vector(to_unsigned(N_EVENTS, 4)));
 
-  -- what the init sequencer writes: (byte address, value) number n
+  -- the reset values, (byte address, value) number n: the RAM's upper half
   constant INIT_WORDS : natural := 54;
   function init_addr (n : natural) return natural is
   begin
@@ -168,29 +146,6 @@ architecture rtl of clock_regs is
       when others => return x"00000000";
     end case;
   end function;
-  -- read-only words held in the RAM: constants and answer words
-  function is_const (a : natural) return boolean is
-  begin
-    case a is
-      when REG_ID_TYPE | REG_ID_VERSION | REG_ID_NEXT | REG_ID_MAGIC | REG_ID_BUILD |
-           REG_ID_FEATURES | REG_ID_CLK_HZ | REG_CLOCK_TYPE | REG_CLOCK_VERSION |
-           REG_CLOCK_NEXT | REG_PPS_TYPE | REG_PPS_VERSION | REG_PPS_NEXT |
-           REG_EVENT_TYPE | REG_EVENT_VERSION | REG_EVENT_NEXT |
-           REG_PEROUT_TYPE | REG_PEROUT_VERSION | REG_PEROUT_NEXT |
-           -- the second words of snapshot and event answers, written by
-           -- the answers
-           REG_CLOCK_TIME_NS_HI | REG_CLOCK_TIME_FRAC |
-           REG_EVENT_STAMP_NS_HI | REG_EVENT_STAMP_INFO |
-           -- the servo's counters
-           REG_PPS_EDGES | REG_PPS_REJECTS | REG_PPS_LOSSES | REG_PPS_STEPS => return true;
-      when others => return false;
-    end case;
-  end function;
-  -- the register port's address, decoded once
-  signal a_n : natural range 0 to 4095;
-  signal wmask : word;
-  signal is_rw, is_ram : std_logic;
-
   -- the RAM word of a servo parameter
   function word_of_par (p : natural) return natural is
   begin
@@ -212,54 +167,240 @@ architecture rtl of clock_regs is
     end case;
   end function;
 
+  function tslot_of (a : std_logic_vector(11 downto 2)) return natural is
+  begin
+    return to_integer(unsigned(a(8 downto 2)));
+  end function;
+
+  -- read-only words that are plain RAM reads: constants, the second words
+  -- of the snapshot and event answers, the latched PPS stamp high word and
+  -- the servo's counters (all written by the sequencer or the servo)
+  function is_const (a : natural) return boolean is
+  begin
+    case a is
+      when REG_ID_TYPE | REG_ID_VERSION | REG_ID_NEXT | REG_ID_MAGIC | REG_ID_BUILD |
+           REG_ID_FEATURES | REG_ID_CLK_HZ | REG_CLOCK_TYPE | REG_CLOCK_VERSION |
+           REG_CLOCK_NEXT | REG_PPS_TYPE | REG_PPS_VERSION | REG_PPS_NEXT |
+           REG_EVENT_TYPE | REG_EVENT_VERSION | REG_EVENT_NEXT |
+           REG_PEROUT_TYPE | REG_PEROUT_VERSION | REG_PEROUT_NEXT |
+           REG_CLOCK_CTRL |                 -- never written: reads 0
+           REG_CLOCK_TIME_NS_HI | REG_CLOCK_TIME_FRAC |
+           REG_EVENT_STAMP_NS_HI | REG_EVENT_STAMP_INFO | REG_PPS_STAMP_NS_HI |
+           REG_PPS_EDGES | REG_PPS_REJECTS | REG_PPS_LOSSES | REG_PPS_STEPS => return true;
+      when others => return false;
+    end case;
+  end function;
+
+  -- The register port's address, decoded by a table in block RAM (one
+  -- word per register slot) instead of ~60 address comparators: what a
+  -- write does, what a read does, and the writable bits.
+  constant WO_BAD : natural := 0;     -- not writable: counted in bad_access
+  constant WO_PLAIN : natural := 1;   -- kept in the RAM (its fields only)
+  constant WO_CTRL : natural := 2;    -- clock.ctrl commands
+  constant WO_PERNS : natural := 3;   -- period_ns, 1..255
+  constant WO_PPSCTRL : natural := 4; -- pps.ctrl: mode 3 refused, message
+  constant WO_INTERVAL : natural := 5;  -- pps.interval_ns, 2..2^31-1
+  constant WO_PPSMW : natural := 6;   -- pps.min_width: message
+  constant WO_EVCTRL : natural := 7;  -- event.ctrl: message
+  constant WO_EVMW : natural := 8;    -- event.min_width: message
+  constant WO_POCTRL : natural := 9;  -- perout.ctrl: five messages
+  constant RO_BAD : natural := 0;     -- undefined: 0, counted in bad_access
+  constant RO_PLAIN : natural := 1;   -- the RAM word
+  constant RO_BADACC : natural := 2;  -- bad_access: read, then clear
+  constant RO_SNAP : natural := 3;    -- time_ns_lo: snapshot from the timebase
+  constant RO_EVSTAT : natural := 4;  -- event.status / overflows
+  constant RO_POP : natural := 5;     -- event.stamp_ns_lo: pop
+  constant RO_EFF : natural := 6;     -- eff_period_ns / frac: computed
+  constant RO_STATUS : natural := 7;  -- pps.status
+  constant RO_OFFSET : natural := 8;  -- pps.offset_ns
+  constant RO_FREQ : natural := 9;    -- pps.freq_adj
+  constant RO_STAMP : natural := 10;  -- pps.stamp_ns_lo (latches the high word)
+  constant RO_GLITCH : natural := 11; -- pps.glitches
+  -- writable bits, by class: the classes rw_mask uses
+  function mask_class (m : word) return natural is
+  begin
+    case m is
+      when x"FFFFFFFF" => return 1;
+      when x"000000FF" => return 2;
+      when x"00000007" => return 3;
+      when x"00FFFF1F" => return 4;
+      when x"0000FFFF" => return 5;
+      when x"00000001" => return 6;
+      when others => return 0;
+    end case;
+  end function;
+  function class_mask (c : std_logic_vector(2 downto 0)) return word is
+  begin
+    case c is
+      when "001" => return x"FFFFFFFF";
+      when "010" => return x"000000FF";
+      when "011" => return x"00000007";
+      when "100" => return x"00FFFF1F";
+      when "101" => return x"0000FFFF";
+      when "110" => return x"00000001";
+      when others => return x"00000000";
+    end case;
+  end function;
+  function wop_of (a : natural) return natural is
+  begin
+    case a is
+      when REG_CLOCK_CTRL => return WO_CTRL;
+      when REG_CLOCK_PERIOD_NS => return WO_PERNS;
+      when REG_PPS_CTRL => return WO_PPSCTRL;
+      when REG_PPS_INTERVAL_NS => return WO_INTERVAL;
+      when REG_PPS_MIN_WIDTH => return WO_PPSMW;
+      when REG_EVENT_CTRL => return WO_EVCTRL;
+      when REG_EVENT_MIN_WIDTH => return WO_EVMW;
+      when REG_PEROUT_CTRL => return WO_POCTRL;
+      when others =>
+        if rw_mask(a) /= x"00000000" then return WO_PLAIN; else return WO_BAD; end if;
+    end case;
+  end function;
+  function rop_of (a : natural) return natural is
+  begin
+    case a is
+      when REG_ID_BAD_ACCESS => return RO_BADACC;
+      when REG_CLOCK_TIME_NS_LO => return RO_SNAP;
+      when REG_EVENT_STATUS | REG_EVENT_OVERFLOWS => return RO_EVSTAT;
+      when REG_EVENT_STAMP_NS_LO => return RO_POP;
+      when REG_CLOCK_EFF_PERIOD_NS | REG_CLOCK_EFF_PERIOD_FRAC => return RO_EFF;
+      when REG_PPS_STATUS => return RO_STATUS;
+      when REG_PPS_OFFSET_NS => return RO_OFFSET;
+      when REG_PPS_FREQ_ADJ => return RO_FREQ;
+      when REG_PPS_STAMP_NS_LO => return RO_STAMP;
+      when REG_PPS_GLITCHES => return RO_GLITCH;
+      when others =>
+        if rw_mask(a) /= x"00000000" or is_const(a) then return RO_PLAIN; else return RO_BAD; end if;
+    end case;
+  end function;
+  -- the sequencer's own RAM words (below): no register may sit there
+  constant SL_FIRST_OWN : natural := 16#180# / 4;
+  constant SL_LAST_OWN  : natural := 16#18C# / 4;
+  subtype dec_t is std_logic_vector(15 downto 0);
+  type dec_rom_t is array (127 downto 0) of dec_t;
+  function dec_table return dec_rom_t is
+    variable r : dec_rom_t;
+    variable ev : std_logic;
+  begin
+    for i in 0 to 127 loop
+      assert rw_mask(i * 4) = x"00000000" or mask_class(rw_mask(i * 4)) /= 0
+        report "clock_regs: a writable register with a field mask the decode table lacks"
+        severity failure;
+      assert (i < SL_FIRST_OWN or i > SL_LAST_OWN) or
+             (wop_of(i * 4) = WO_BAD and rop_of(i * 4) = RO_BAD)
+        report "clock_regs: a register moved onto the sequencer's own words" severity failure;
+      ev := '0';
+      if i * 4 = REG_EVENT_STATUS then ev := '1'; end if;
+      r(i) := "0000" & ev & std_logic_vector(to_unsigned(mask_class(rw_mask(i * 4)), 3)) &
+              std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
+              std_logic_vector(to_unsigned(wop_of(i * 4), 4));
+    end loop;
+    return r;
+  end function;
+  constant DEC_ROM : dec_rom_t := dec_table;
+  signal dec_q : dec_t := (others => '0');
+  signal wop, rop : natural range 0 to 15;
+  signal out_of_win : std_logic;
+
+  -- RAM: 256 words. Slots 0..127 are the register words (byte address /
+  -- 4) plus a few words no register uses (below); slots 128..255 hold the
+  -- reset values. The name ends in _nrw: hdl/boards/ghdl_verilog.sh marks
+  -- such memories no_rw_check for Yosys (no read-first emulation logic),
+  -- so the sequencer never uses a word read in the clock it is written.
+  type ram_t is array (255 downto 0) of word;
+  function defaults return ram_t is
+    variable r : ram_t := (others => (others => '0'));
+  begin
+    for n in 0 to INIT_WORDS - 1 loop
+      r(128 + init_addr(n) / 4) := init_val(n);
+    end loop;
+    return r;
+  end function;
+  signal regs_nrw : ram_t := defaults;
+  -- the same words again, read by the PPS servo for its parameters (a
+  -- second block RAM with the same writes: iCE40 RAMs have one read port)
+  type pram_t is array (127 downto 0) of word;
+  signal pram : pram_t;
+  signal s_par : par_t;
+  signal pram_rslot : natural range 0 to 127;
+  signal pram_q : word := (others => '0');
+  signal ram_q : word := (others => '0');
+  signal rslot : natural range 0 to 255 := 0;
+
+  -- words no register uses (0x180..0x18C are outside every block of the
+  -- clock core's map): what the sequencer puts there is only ever sent
+  constant SL_CMD     : natural := SL_FIRST_OWN;      -- the command word
+  constant SL_STEP_LO : natural := SL_FIRST_OWN + 1;  -- the servo's phase step
+  constant SL_STEP_HI : natural := SL_FIRST_OWN + 2;
+  constant SL_PPSCFG  : natural := SL_LAST_OWN;       -- M_PPS_CFG as sent
+  constant SL_ZERO    : natural := REG_CLOCK_CTRL / 4;  -- never written
+  constant SL_BAD     : natural := REG_ID_BAD_ACCESS / 4;
+
   -- the RAM word a message's data comes from
-  function word_of_msg (k : natural) return natural is
+  function word_of_msg (k : natural; srv : std_logic) return natural is
   begin
     case k is
       when M_SET_LO => return REG_CLOCK_SET_NS_LO / 4;
       when M_SET_HI => return REG_CLOCK_SET_NS_HI / 4;
       when M_SET_FRAC => return REG_CLOCK_SET_FRAC / 4;
-      when M_ADJ_LO => return REG_CLOCK_ADJ_NS_LO / 4;
-      when M_ADJ_HI => return REG_CLOCK_ADJ_NS_HI / 4;
-      when M_PPS_CFG => return REG_PPS_MIN_WIDTH / 4;
+      when M_ADJ_LO =>
+        if srv = '1' then return SL_STEP_LO; else return REG_CLOCK_ADJ_NS_LO / 4; end if;
+      when M_ADJ_HI =>
+        if srv = '1' then return SL_STEP_HI; else return REG_CLOCK_ADJ_NS_HI / 4; end if;
+      when M_PER_NS => return REG_CLOCK_EFF_PERIOD_NS / 4;
+      when M_PER_FRAC => return REG_CLOCK_EFF_PERIOD_FRAC / 4;
+      when M_CMD => return SL_CMD;
+      when M_PPS_CFG => return SL_PPSCFG;
       when M_EV_CFG => return REG_EVENT_CTRL / 4;
       when M_EV_MINW => return REG_EVENT_MIN_WIDTH / 4;
       when M_PO_LO => return REG_PEROUT_START_NS_LO / 4;
       when M_PO_HI => return REG_PEROUT_START_NS_HI / 4;
       when M_PO_PERIOD => return REG_PEROUT_PERIOD_NS / 4;
       when M_PO_WIDTH => return REG_PEROUT_WIDTH_NS / 4;
-      when M_PO_ARM => return REG_PEROUT_CTRL / 4;
-      when others => return 0;
+      when others => return REG_PEROUT_CTRL / 4;
     end case;
   end function;
 
-  -- values latched from the timebase domain
-  -- the second word of a snapshot or event answer, written to the RAM
-  -- one clock after the first (one write port)
-  signal wr2 : std_logic := '0';
-  signal wr2_slot : natural range 0 to RAM_WORDS - 1 := 0;
-  signal wr2_data : word := (others => '0');
-  signal pps_hi_l : word := (others => '0');
-  signal stamp_new : std_logic := '0';
-  -- the waiting read is event.status (not event.overflows): all the
-  -- FIFO-status answer needs to know of the address
-  signal acc_status : std_logic := '0';
-  signal filt_glitches : unsigned(31 downto 0) := (others => '0');
-  signal last_filt : unsigned(15 downto 0) := (others => '0');
-  signal got : std_logic_vector(3 downto 0) := (others => '0');  -- by response kind
+  -- the write path: RAM(w_slot) <= (ram_q if w_aen) + source + carry,
+  -- masked to 8 bits for eff_period_ns; w_sat drops the write when it
+  -- carries out (bad_access saturates)
+  type src_t is (X_ZERO, X_WDATA, X_STEP_LO, X_STEP_HI, X_FREQ, X_SEXT, X_OFFSET,
+                 X_STAMP_LO, X_STAMP_HI, X_CGAP, X_FILT, X_CNT, X_RLO, X_RMID, X_RHI,
+                 X_LEVEL, X_INFO, X_STATUS, X_CMD, X_PPSCFG);
+  signal w_en, w_aen, w_cin, w_cy, w_m8, w_sat : std_logic := '0';
+  signal w_slot : natural range 0 to 127 := 0;
+  signal w_src : src_t := X_ZERO;
+  signal srcv, wdata : word;
+  -- the adder's source operand, registered: the source multiplexer and the
+  -- carry chain in one clock missed 66 MHz (53 MHz placed). A write that
+  -- adds selects its source one step ahead (pre_src) and uses b_r.
+  signal b_r : word := (others => '0');
+  signal sum : unsigned(32 downto 0);
+  signal ram_we, cy_r : std_logic := '0';
 
-  -- message sender: one bit per message address, sent lowest first
-  signal pend : std_logic_vector(15 downto 0) := (others => '0');
-  signal cmd_bits : word := (others => '0');
+  -- the sequencer
+  type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR, RSP2, RSP3,
+                E2, E3, CMDW, P1, P2, G1, G2, ST2, STL2, STL3);
+  signal st : st_t := INIT;
+  type cont_t is (C_END, C_WAIT, C_SERVO);
+  signal cont : cont_t := C_END;
+  signal init_n : natural range 0 to 128 := 0;
+  signal tslot : natural range 0 to 127 := 0;   -- the word the access returns
+  signal badf, rd_bad, eff_cmd, acc_status : std_logic := '0';
+  signal cmd : natural range 0 to 5 := 0;
+  -- the messages to send: k_r up to m_last, then the command if then_c
+  signal k_r, m_last : natural range 0 to 15 := 0;
+  signal m_have, then_c : std_logic := '0';
   signal servo_step : std_logic := '0';
-  signal mdata, mdata_adj : word;
+  signal ready, take_r : std_logic := '0';
+  signal pps_ctrl : std_logic_vector(2 downto 0) := PPS_CTRL_RESET(2 downto 0);
+  signal stamp_new : std_logic := '0';
+  signal is_pps : std_logic;
+  -- glitch filter drops counted in the timebase domain (16 bits, wraps):
+  -- the last count seen and how often it wrapped make the 32-bit total
+  signal last_filt, filt_hi : unsigned(15 downto 0) := (others => '0');
 
-  type acc_t is (IDLE, SENDING, WAITING, DONE);
-  signal acc : acc_t := IDLE;
-  signal want : natural range 0 to 3 := 0;
-  signal rdata : word := (others => '0');
-  signal ready : std_logic := '0';
-  signal servo_busy : std_logic := '0';
+  signal wmask : word;
 
   -- servo
   signal s_state : std_logic_vector(1 downto 0);
@@ -267,29 +408,31 @@ architecture rtl of clock_regs is
   signal s_step : signed(63 downto 0);
   signal s_freq, s_offset : signed(31 downto 0);
   signal c_gap : unsigned(31 downto 0);
-  -- the servo's counters live in the RAM; it writes them back through here
   signal s_cnt_req : std_logic;
   signal s_cnt_sel : par_t;
   signal s_cnt_val : word;
   signal s_cnt_ack : std_logic := '0';
-  -- a PPS stamp goes straight from the crossing into the servo, which
-  -- keeps the last accepted one (pps.stamp_ns_lo/hi)
   signal stamp_valid : std_logic;
   signal last_stamp : unsigned(63 downto 0);
-  signal eff : unsigned(39 downto 0);
 
 begin
-  -- pps.status is built by concatenation in this order
   assert PPS_STATUS_STATE_LSB = 0 and PPS_STATUS_STATE_WIDTH = 2 and
          PPS_STATUS_PRESENT_LSB = 2 and PPS_STATUS_STAMP_NEW_LSB = 3
     report "clock_regs: pps.status layout changed in the register map" severity failure;
 
-  eff <= (unsigned(per_ns) & unsigned(per_frac)) + unsigned(resize(s_freq, 40));
-
-  a_n <= to_integer(unsigned(reg_addr)) * 4;
-  wmask <= rw_mask(a_n);
-  is_rw <= '0' when wmask = x"00000000" else '1';
-  is_ram <= '1' when is_rw = '1' or is_const(a_n) else '0';
+  -- the decode table, read every clock at the port's address (the
+  -- sequencer looks at it one clock after valid: DEC)
+  decode : process (clk)
+  begin
+    if rising_edge(clk) then
+      dec_q <= DEC_ROM(to_integer(unsigned(reg_addr(8 downto 2))));
+    end if;
+  end process;
+  -- the clock core's window is 0x000..0x1FF; the card decodes the rest
+  out_of_win <= '0' when reg_addr(11 downto 9) = "000" else '1';
+  wop <= WO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(3 downto 0)));
+  rop <= RO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(7 downto 4)));
+  wmask <= class_mask(dec_q(10 downto 8));
 
   servo : entity work.pps_servo
     port map (
@@ -302,30 +445,55 @@ begin
       gap_glitches => c_gap, cnt_req => s_cnt_req, cnt_sel => s_cnt_sel,
       cnt_val => s_cnt_val, cnt_ack => s_cnt_ack);
   pps_locked <= '1' when s_state = "10" else '0';
-  stamp_valid <= '1' when resp_valid = '1' and resp(97 downto 96) = R_PPS and resp(15) = '1' else '0';
 
-  -- lowest pending message first
-  pick : process (all)
-  begin
-    send_k <= 0;
-    for i in 15 downto 0 loop
-      if pend(i) = '1' then
-        send_k <= i;
-      end if;
-    end loop;
-  end process;
-  -- the sender owns the read port while messages are pending (no register
-  -- access is being decoded then), the register port otherwise
-  ram_rslot <= word_of_msg(send_k) when pend /= x"0000" else
-               to_integer(unsigned(reg_addr(8 downto 2)));
+  -- a PPS answer is taken at once (the servo latches the stamp, the glitch
+  -- count is folded in); the other answers when the sequencer has written
+  -- their words into the RAM
+  is_pps <= '1' when resp_pend = '1' and resp(97 downto 96) = R_PPS else '0';
+  stamp_valid <= is_pps and resp(15);
+  resp_take <= take_r or is_pps;
+
+
+  with w_src select srcv <=
+    x"00000000" when X_ZERO,
+    reg_wdata and wmask when X_WDATA,
+    std_logic_vector(s_step(31 downto 0)) when X_STEP_LO,
+    std_logic_vector(s_step(63 downto 32)) when X_STEP_HI,
+    std_logic_vector(s_freq) when X_FREQ,
+    (31 downto 0 => s_freq(31)) when X_SEXT,
+    std_logic_vector(s_offset) when X_OFFSET,
+    std_logic_vector(last_stamp(31 downto 0)) when X_STAMP_LO,
+    std_logic_vector(last_stamp(63 downto 32)) when X_STAMP_HI,
+    std_logic_vector(c_gap) when X_CGAP,
+    std_logic_vector(filt_hi & last_filt) when X_FILT,
+    s_cnt_val when X_CNT,
+    resp(31 downto 0) when X_RLO,
+    resp(63 downto 32) when X_RMID,
+    resp(95 downto 64) when X_RHI,
+    x"0000" & resp(63 downto 48) when X_LEVEL,
+    resp(95) & "0000000" & resp(94 downto 79) & "00000" & resp(78 downto 76) when X_INFO,
+    x"0000000" & stamp_new & s_present & s_state when X_STATUS,
+    std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD,
+    -- min_width (its RAM word, just read) & polarity & enable
+    ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) & (pps_ctrl(1) or pps_ctrl(0))
+      when X_PPSCFG;
+
+  sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
+         unsigned'(0 => w_cin or (w_cy and cy_r));
+  -- without ram_q the word is the source itself (the same bits: no carry
+  -- comes in then; this also keeps simulation's unknown bits bit by bit)
+  wdata <= srcv when w_aen = '0' else
+           x"000000" & std_logic_vector(sum(7 downto 0)) when w_m8 = '1' else
+           std_logic_vector(sum(31 downto 0));
+  ram_we <= w_en and not (w_sat and sum(32));
 
   regram : process (clk)
   begin
     if rising_edge(clk) then
       if ram_we = '1' then
-        ram(ram_wslot) <= ram_wdata;
+        regs_nrw(w_slot) <= wdata;
       end if;
-      ram_q <= ram(ram_rslot);
+      ram_q <= regs_nrw(rslot);
     end if;
   end process;
 
@@ -334,314 +502,306 @@ begin
   begin
     if rising_edge(clk) then
       if ram_we = '1' then
-        pram(ram_wslot) <= ram_wdata;
+        pram(w_slot) <= wdata;
       end if;
       pram_q <= pram(pram_rslot);
     end if;
   end process;
 
-  process (clk)
-    variable d : word;
-    variable kind : natural range 0 to 3;
-    variable wbusy : boolean;           -- a RAM write is issued in this clock
+  glitch : process (clk)
   begin
     if rising_edge(clk) then
-      -- every variable is written before it is read, so none implies storage
-      d := (others => '0');
-      kind := 0;
-      wbusy := false;
-      ready <= '0';
-      s_ack <= '0';
-      ram_we <= '0';
-      wr2 <= '0';
-
-      -- answers from the timebase domain
-      if resp_valid = '1' then
-        kind := to_integer(unsigned(resp(97 downto 96)));
-        got(kind) <= '1';
-        case resp(97 downto 96) is
-          -- the word the waiting read returns goes straight to rdata; only
-          -- the words read later are kept
-          -- (the words read later go to the RAM; no bus write can start
-          -- while the read that asked for them waits)
-          when R_SNAP =>
-            rdata     <= resp(63 downto 32);
-            ram_we    <= '1';
-            wbusy     := true;
-            ram_wslot <= REG_CLOCK_TIME_NS_HI / 4;
-            ram_wdata <= resp(95 downto 64);
-            wr2       <= '1';
-            wr2_slot  <= REG_CLOCK_TIME_FRAC / 4;
-            wr2_data  <= resp(31 downto 0);
-          when R_EVENT =>
-            rdata     <= resp(31 downto 0);
-            ram_we    <= '1';
-            wbusy     := true;
-            ram_wslot <= REG_EVENT_STAMP_NS_HI / 4;
-            ram_wdata <= resp(63 downto 32);
-            wr2       <= '1';
-            wr2_slot  <= REG_EVENT_STAMP_INFO / 4;
-            wr2_data  <= resp(95) & "0000000" & resp(94 downto 79) & "00000" & resp(78 downto 76);
-          when R_EVSTAT =>
-            if acc_status = '1' then
-              rdata <= x"0000" & resp(63 downto 48);
-            else
-              rdata <= resp(95 downto 64);
-            end if;
-          when others =>              -- R_PPS
-            filt_glitches <= filt_glitches +
-              resize(unsigned(resp(31 downto 16)) - last_filt, 32);
-            last_filt <= unsigned(resp(31 downto 16));
-        end case;
+      cy_r <= sum(32);
+      b_r <= srcv;
+      if is_pps = '1' then
+        last_filt <= unsigned(resp(31 downto 16));
+        if unsigned(resp(31 downto 16)) < last_filt then
+          filt_hi <= filt_hi + 1;
+        end if;
       end if;
+      if rst = '1' then
+        last_filt <= (others => '0'); filt_hi <= (others => '0');
+      end if;
+    end if;
+  end process;
+
+  seq : process (clk)
+    -- messages first..last in order, then M_CMD if then_cmd
+    procedure send (first, last : natural; then_cmd : std_logic) is
+    begin
+      k_r <= first; m_last <= last; then_c <= then_cmd; m_have <= '1';
+    end procedure;
+    procedure wr (slot : natural; src : src_t; aen : std_logic := '0') is
+    begin
+      w_en <= '1'; w_slot <= slot; w_src <= src; w_aen <= aen;
+    end procedure;
+  begin
+    if rising_edge(clk) then
+      w_en <= '0'; w_aen <= '0'; w_cin <= '0'; w_cy <= '0'; w_m8 <= '0'; w_sat <= '0';
+      ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
       if s_accepted = '1' then
         stamp_new <= '1';
       end if;
 
-      if wr2 = '1' then
-        ram_we    <= '1';
-        wbusy     := true;
-        ram_wslot <= wr2_slot;
-        ram_wdata <= wr2_data;
-      end if;
+      case st is
+        when INIT =>
+          -- copy the reset values (upper half) into the register words
+          w_src <= X_ZERO;
+          if init_n < 128 then
+            rslot <= 128 + init_n;
+          end if;
+          if init_n > 0 then
+            wr(rslot mod 128, X_ZERO, '1');     -- the word read last clock
+          end if;
+          if init_n = 128 then
+            st <= IDLE;
+          else
+            init_n <= init_n + 1;
+          end if;
 
-      -- message sender: pick the message and read its RAM word, then offer
-      -- it (msg, combinational) until the crossing takes it
-      if fetched = '1' and msg_ready = '1' then
-        fetched <= '0';
-        pend(k_r) <= '0';
-      elsif fetched = '0' and pend /= x"0000" and ram_we = '0' then
-        -- (ram_we: a write in flight, e.g. event.ctrl with its own message,
-        -- reaches the RAM in this clock; the read must come after it)
-        k_r <= send_k;
-        fetched <= '1';
-      end if;
-
-      -- after reset: every RAM word its reset value, one per clock
-      if initing = '1' then
-        ram_we <= '1';
-        wbusy := true;
-        ram_wslot <= init_addr(init_n) / 4;
-        ram_wdata <= init_val(init_n);
-        if init_n = INIT_WORDS - 1 then
-          initing <= '0';
-        else
-          init_n <= init_n + 1;
-        end if;
-      end if;
-
-      -- register accesses, and servo requests between them
-      case acc is
         when IDLE =>
           -- in the clock ready is high the master still holds valid for the
           -- access just finished: starting another here would repeat it
-          if reg_valid = '1' and ready = '0' and initing = '0' then
-            if a_n = REG_EVENT_STATUS then
-              acc_status <= '1';
-            else
-              acc_status <= '0';
-            end if;
-            want <= 0;
-            acc <= DONE;
-            if reg_write = '1' then
-              d := reg_wdata;
-              -- a writable register keeps what was written in the RAM, for
-              -- reads; the cases below refuse bad values (no RAM write) and
-              -- copy what the hardware needs into flip-flops
-              ram_we <= is_rw;
-              wbusy := true;
-              ram_wslot <= to_integer(unsigned(reg_addr(8 downto 2)));
-              ram_wdata <= d and wmask;
-              case a_n is
-                when REG_CLOCK_CTRL =>
-                  -- one command per write, set before adjust before period
-                  if d(CLOCK_CTRL_SET_LSB) = '1' then
-                    cmd_bits <= cmd_word(C_SET);
-                  elsif d(CLOCK_CTRL_ADJUST_LSB) = '1' then
-                    cmd_bits <= cmd_word(C_ADJUST);
-                  else
-                    cmd_bits <= cmd_word(C_PERIOD);
-                  end if;
-                  servo_step <= '0';
-                  if d(CLOCK_CTRL_SET_LSB) = '1' then
-                    pend(M_SET_LO) <= '1'; pend(M_SET_HI) <= '1'; pend(M_SET_FRAC) <= '1';
-                  elsif d(CLOCK_CTRL_ADJUST_LSB) = '1' then
-                    pend(M_ADJ_LO) <= '1'; pend(M_ADJ_HI) <= '1';
-                  end if;
-                  if d(CLOCK_CTRL_PERIOD_LSB) = '1' and d(1 downto 0) = "00" then
-                    pend(M_PER_NS) <= '1'; pend(M_PER_FRAC) <= '1';
-                  end if;
-                  if d(2 downto 0) /= "000" then
-                    pend(M_CMD) <= '1';
-                    acc <= SENDING;
-                  end if;
-                  if unsigned(d(31 downto 3)) /= 0 then
-                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
-                  end if;
-                when REG_CLOCK_PERIOD_NS => per_ns <= d(7 downto 0);
-                  if unsigned(d(31 downto 8)) /= 0 or d(7 downto 0) = x"00" then
-                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
-                    per_ns <= per_ns;          -- out of 1..255: refused
-                    ram_we <= '0';
-                  end if;
-                when REG_CLOCK_PERIOD_FRAC => per_frac <= d;
-                when REG_PPS_CTRL =>
-                  pps_ctrl <= d(2 downto 0);
-                  if d(1 downto 0) = "11" then
-                    pps_ctrl <= pps_ctrl;       -- undefined mode: refused
-                    ram_we <= '0';
-                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
-                  else
-                    pend(M_PPS_CFG) <= '1';
-                    acc <= SENDING;
-                  end if;
-                when REG_PPS_INTERVAL_NS =>
-                  -- d < 2 or d >= 2^31, without a carry chain on the write data
-                  if d(30 downto 1) = (30 downto 1 => '0') or d(31) = '1' then
-                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
-                    ram_we <= '0';
-                  end if;
-                when REG_PPS_MIN_WIDTH =>
-                  pend(M_PPS_CFG) <= '1';
-                  acc <= SENDING;
-                when REG_EVENT_CTRL =>
-                  pend(M_EV_CFG) <= '1';
-                  acc <= SENDING;
-                when REG_EVENT_MIN_WIDTH =>
-                  pend(M_EV_MINW) <= '1';
-                  acc <= SENDING;
-                when REG_PEROUT_CTRL =>
-                  pend(M_PO_LO) <= '1'; pend(M_PO_HI) <= '1'; pend(M_PO_PERIOD) <= '1';
-                  pend(M_PO_WIDTH) <= '1'; pend(M_PO_ARM) <= '1';
-                  acc <= SENDING;
-                when others =>
-                  if is_rw = '0' and bad_cnt /= x"FFFFFFFF" then
-                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
-                  end if;
-              end case;
-            else
-              d := (others => '0');
-              ram_rd <= is_ram;       -- the RAM word arrives in DONE
-              case a_n is
-                when REG_ID_BAD_ACCESS => d := bad_cnt; bad_cnt <= (others => '0');
-                when REG_CLOCK_CTRL => d := (others => '0');
-                when REG_CLOCK_TIME_NS_LO =>
-                  cmd_bits <= cmd_word(C_SNAPSHOT);
-                  pend(M_CMD) <= '1';
-                  want <= to_integer(unsigned(R_SNAP));
-                  got <= (others => '0');
-                  acc <= WAITING;
-                when REG_CLOCK_EFF_PERIOD_NS => d := x"000000" & std_logic_vector(eff(39 downto 32));
-                when REG_CLOCK_EFF_PERIOD_FRAC => d := std_logic_vector(eff(31 downto 0));
-                when REG_PPS_STATUS =>
-                  -- one whole-word assignment: GHDL 2.0 synthesis mis-slices a
-                  -- variable given constants in one branch, slices in another
-                  -- (tests/sim/repro); the asserts pin the field positions
-                  d := x"0000000" & stamp_new & s_present & s_state;
-                when REG_PPS_STAMP_NS_LO => d := std_logic_vector(last_stamp(31 downto 0));
-                  pps_hi_l <= std_logic_vector(last_stamp(63 downto 32)); stamp_new <= '0';
-                when REG_PPS_STAMP_NS_HI => d := pps_hi_l;
-                when REG_PPS_OFFSET_NS => d := std_logic_vector(s_offset);
-                when REG_PPS_FREQ_ADJ => d := std_logic_vector(s_freq);
-                when REG_PPS_GLITCHES => d := std_logic_vector(c_gap + filt_glitches);
-                when REG_EVENT_STATUS | REG_EVENT_OVERFLOWS =>
-                  cmd_bits <= cmd_word(C_EVSTAT);
-                  pend(M_CMD) <= '1';
-                  want <= to_integer(unsigned(R_EVSTAT));
-                  got <= (others => '0');
-                  acc <= WAITING;
-                when REG_EVENT_STAMP_NS_LO =>
-                  cmd_bits <= cmd_word(C_POP);
-                  pend(M_CMD) <= '1';
-                  want <= to_integer(unsigned(R_EVENT));
-                  got <= (others => '0');
-                  acc <= WAITING;
-                when others =>
-                  if is_ram = '0' and bad_cnt /= x"FFFFFFFF" then
-                    bad_cnt <= std_logic_vector(unsigned(bad_cnt) + 1);
-                  end if;
-              end case;
-              rdata <= d;
-            end if;
+          if reg_valid = '1' and ready = '0' then
+            tslot <= to_integer(unsigned(reg_addr(8 downto 2)));
+            badf <= '0'; rd_bad <= '0'; eff_cmd <= '0'; cont <= C_END;
+            st <= DEC;
+          elsif s_cnt_req = '1' and s_cnt_ack = '0' then
+            -- the servo's counters live in the RAM; it writes them back here
+            wr(word_of_par(s_cnt_sel), X_CNT); s_cnt_ack <= '1';
           elsif (s_step_req = '1' or s_freq_req = '1') and s_ack = '0' then
             -- (in the clock the ack is out, the servo still shows the request
-            -- just served: taking it again would step twice and the second
-            -- ack would cancel the frequency request queued behind it)
-            -- the servo's turn: a step, or a new effective period
-            servo_busy <= '1';
-            acc <= SENDING;
+            -- just served: taking it again would step twice)
+            cont <= C_SERVO;
             if s_step_req = '1' then
-              servo_step <= '1';
-              cmd_bits <= cmd_word(C_ADJUST);
-              pend(M_ADJ_LO) <= '1'; pend(M_ADJ_HI) <= '1'; pend(M_CMD) <= '1';
+              wr(SL_STEP_LO, X_STEP_LO); servo_step <= '1'; cmd <= C_ADJUST; st <= ST2;
             else
-              cmd_bits <= cmd_word(C_PERIOD);
-              pend(M_PER_NS) <= '1'; pend(M_PER_FRAC) <= '1'; pend(M_CMD) <= '1';
+              cmd <= C_PERIOD; eff_cmd <= '1';
+              rslot <= REG_CLOCK_PERIOD_FRAC / 4; w_src <= X_FREQ; st <= E2;
             end if;
           end if;
-        when SENDING =>
-          if pend = x"0000" and fetched = '0' then
-            if servo_busy = '1' then
-              servo_busy <= '0';
-              s_ack <= '1';
-              acc <= IDLE;
+
+        when DEC =>
+            acc_status <= dec_q(11);
+            if reg_write = '1' then
+              -- a writable register keeps what was written (its fields only);
+              -- a refused value is not written and counts in bad_access
+              case wop is
+                when WO_CTRL =>
+                  -- one command per write, set before adjust before period
+                  if unsigned(reg_wdata(31 downto 3)) /= 0 then badf <= '1'; end if;
+                  if reg_wdata(CLOCK_CTRL_SET_LSB) = '1' then
+                    cmd <= C_SET; wr(SL_CMD, X_CMD);
+                    send(M_SET_LO, M_SET_FRAC, '1');
+                    st <= PICK;
+                  elsif reg_wdata(CLOCK_CTRL_ADJUST_LSB) = '1' then
+                    cmd <= C_ADJUST; wr(SL_CMD, X_CMD); servo_step <= '0';
+                    send(M_ADJ_LO, M_ADJ_HI, '1');
+                    st <= PICK;
+                  elsif reg_wdata(CLOCK_CTRL_PERIOD_LSB) = '1' then
+                    cmd <= C_PERIOD; eff_cmd <= '1';
+                    rslot <= REG_CLOCK_PERIOD_FRAC / 4; w_src <= X_FREQ;
+                    st <= E2;
+                  else
+                    st <= ENDS;
+                  end if;
+                when WO_PERNS =>
+                  if unsigned(reg_wdata(31 downto 8)) /= 0 or reg_wdata(7 downto 0) = x"00" then
+                    badf <= '1'; st <= ENDS;      -- out of 1..255: refused
+                  else
+                    wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
+                  end if;
+                when WO_PPSCTRL =>
+                  if reg_wdata(1 downto 0) = "11" then
+                    badf <= '1'; st <= ENDS;      -- undefined mode: refused
+                  else
+                    pps_ctrl <= reg_wdata(2 downto 0);
+                    wr(tslot_of(reg_addr), X_WDATA); st <= P1;
+                  end if;
+                when WO_INTERVAL =>
+                  -- d < 2 or d >= 2^31, without a carry chain on the write data
+                  if reg_wdata(30 downto 1) = (30 downto 1 => '0') or reg_wdata(31) = '1' then
+                    badf <= '1'; st <= ENDS;
+                  else
+                    wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
+                  end if;
+                when WO_PPSMW =>
+                  wr(tslot_of(reg_addr), X_WDATA); st <= P1;
+                when WO_EVCTRL =>
+                  wr(tslot_of(reg_addr), X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
+                when WO_EVMW =>
+                  wr(tslot_of(reg_addr), X_WDATA); send(M_EV_MINW, M_EV_MINW, '0'); st <= PICK;
+                when WO_POCTRL =>
+                  wr(tslot_of(reg_addr), X_WDATA);
+                  send(M_PO_LO, M_PO_ARM, '0');
+                  st <= PICK;
+                when WO_PLAIN =>
+                  wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
+                when others =>
+                  badf <= '1'; st <= ENDS;
+              end case;
             else
-              acc <= DONE;
+              case rop is
+                when RO_BADACC =>
+                  rslot <= SL_BAD; rd_bad <= '1'; st <= FIN;
+                when RO_SNAP =>
+                  cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
+                  cont <= C_WAIT; st <= PICK;
+                when RO_EVSTAT =>
+                  cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
+                  cont <= C_WAIT; st <= PICK;
+                when RO_POP =>
+                  cmd <= C_POP; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
+                  cont <= C_WAIT; st <= PICK;
+                when RO_EFF =>
+                  rslot <= REG_CLOCK_PERIOD_FRAC / 4; w_src <= X_FREQ; st <= E2;
+                when RO_STATUS =>
+                  wr(tslot_of(reg_addr), X_STATUS); st <= RD;
+                when RO_OFFSET =>
+                  wr(tslot_of(reg_addr), X_OFFSET); st <= RD;
+                when RO_FREQ =>
+                  wr(tslot_of(reg_addr), X_FREQ); st <= RD;
+                when RO_STAMP =>
+                  -- latch the stamp's high word with the low word
+                  wr(tslot_of(reg_addr), X_STAMP_LO); stamp_new <= '0'; st <= STL2;
+                when RO_GLITCH =>
+                  wr(tslot_of(reg_addr), X_FILT); st <= G1;
+                when RO_PLAIN =>
+                  rslot <= tslot_of(reg_addr); st <= FIN;
+                when others =>
+                  badf <= '1'; tslot <= SL_ZERO; st <= ENDS;
+              end case;
+            end if;
+
+        -- eff_period = period + the servo's correction, 40 bits in two adds
+        when E2 =>
+          -- adds s_freq (b_r); selects the sign word for E3
+          wr(REG_CLOCK_EFF_PERIOD_FRAC / 4, X_SEXT, '1');
+          rslot <= REG_CLOCK_PERIOD_NS / 4;
+          st <= E3;
+        when E3 =>
+          wr(REG_CLOCK_EFF_PERIOD_NS / 4, X_SEXT, '1'); w_cy <= '1'; w_m8 <= '1';
+          if eff_cmd = '1' then st <= CMDW; else st <= RD; end if;
+
+        when ST2 =>
+          wr(SL_STEP_HI, X_STEP_HI); st <= CMDW;
+        when CMDW =>
+          wr(SL_CMD, X_CMD);
+          if cmd = C_ADJUST then
+            send(M_ADJ_LO, M_ADJ_HI, '1');
+          else
+            send(M_PER_NS, M_PER_FRAC, '1');
+          end if;
+          st <= PICK;
+
+        -- pps.ctrl or min_width written: the configuration message
+        when P1 =>
+          rslot <= REG_PPS_MIN_WIDTH / 4; st <= P2;
+        when P2 =>
+          wr(SL_PPSCFG, X_PPSCFG); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
+
+        -- glitches = the servo's gap drops + the filter's drops
+        when G1 =>
+          rslot <= tslot; w_src <= X_CGAP; st <= G2;
+        when G2 =>
+          wr(tslot, X_CGAP, '1'); st <= RD;
+
+        when STL2 =>
+          wr(REG_PPS_STAMP_NS_HI / 4, X_STAMP_HI); st <= STL3;
+        when STL3 =>
+          if s_accepted = '1' then
+            -- a new stamp came between the two words: take both again
+            wr(tslot, X_STAMP_LO); stamp_new <= '0'; st <= STL2;
+          else
+            st <= RD;
+          end if;
+
+        -- messages: read the word, offer it until the crossing takes it
+        when PICK =>
+          if m_have = '1' then
+            rslot <= word_of_msg(k_r, servo_step); st <= FETCH;
+          else
+            case cont is
+              when C_END => st <= ENDS;
+              when C_WAIT => st <= WAITR;
+              when C_SERVO => s_ack <= '1'; st <= IDLE;
+            end case;
+          end if;
+        when FETCH =>
+          st <= OFFER;
+        when OFFER =>
+          if msg_ready = '1' then
+            st <= PICK;
+            if k_r /= m_last then
+              k_r <= k_r + 1;
+            elsif then_c = '1' then
+              k_r <= M_CMD; m_last <= M_CMD; then_c <= '0';
+            else
+              m_have <= '0';
             end if;
           end if;
-        when WAITING =>
-          if got(want) = '1' then
-            acc <= DONE;
+
+        -- the answer's words into the RAM, then the crossing is released
+        when WAITR =>
+          if resp_pend = '1' and resp(97 downto 96) /= R_PPS then
+            case resp(97 downto 96) is
+              when R_SNAP => wr(REG_CLOCK_TIME_NS_LO / 4, X_RMID); st <= RSP2;
+              when R_EVENT => wr(REG_EVENT_STAMP_NS_LO / 4, X_RLO); st <= RSP2;
+              when others =>
+                if acc_status = '1' then
+                  wr(REG_EVENT_STATUS / 4, X_LEVEL);
+                else
+                  wr(REG_EVENT_OVERFLOWS / 4, X_RHI);
+                end if;
+                take_r <= '1'; st <= RD;
+            end case;
           end if;
-        when DONE =>
-          ready <= '1';
-          acc <= IDLE;
-          if ram_rd = '1' then
-            ram_rd <= '0';
-            rdata <= ram_q;
+        when RSP2 =>
+          if resp(96) = '0' then
+            wr(REG_CLOCK_TIME_NS_HI / 4, X_RHI);
+          else
+            wr(REG_EVENT_STAMP_NS_HI / 4, X_RMID);
+          end if;
+          st <= RSP3;
+        when RSP3 =>
+          if resp(96) = '0' then
+            wr(REG_CLOCK_TIME_FRAC / 4, X_RLO);
+          else
+            wr(REG_EVENT_STAMP_INFO / 4, X_INFO);
+          end if;
+          take_r <= '1'; st <= RD;
+
+        -- end of an access: count a bad one, then return the word
+        when ENDS =>
+          if badf = '1' then
+            badf <= '0'; rslot <= SL_BAD; w_src <= X_ZERO; st <= BAD2;
+          else
+            st <= RD;
+          end if;
+        when BAD2 =>
+          wr(SL_BAD, X_ZERO, '1'); w_cin <= '1'; w_sat <= '1'; st <= RD;
+        when RD =>
+          rslot <= tslot; st <= FIN;
+        when FIN =>
+          ready <= '1'; st <= IDLE;
+          if rd_bad = '1' then
+            -- read-to-clear; the master takes ram_q in this clock, the
+            -- write lands after it
+            wr(SL_BAD, X_ZERO); rd_bad <= '0';
           end if;
       end case;
 
-      -- the servo's counter write-backs take the RAM's write port when
-      -- nothing else does (it waits on cnt_ack)
-      s_cnt_ack <= '0';
-      if s_cnt_req = '1' and s_cnt_ack = '0' and not wbusy then
-        ram_we    <= '1';
-        ram_wslot <= word_of_par(s_cnt_sel);
-        ram_wdata <= s_cnt_val;
-        s_cnt_ack <= '1';
-      end if;
-
       if rst = '1' then
-        acc <= IDLE; pend <= (others => '0'); servo_busy <= '0';
-        filt_glitches <= (others => '0'); last_filt <= (others => '0');
-        stamp_new <= '0'; bad_cnt <= (others => '0');
-        fetched <= '0'; ram_rd <= '0';
-        initing <= '1'; init_n <= 0;
-        -- the flip-flop copies of RAM words: the same reset values
-        per_ns <= CLOCK_PERIOD_NS_RESET(7 downto 0); per_frac <= CLOCK_PERIOD_FRAC_RESET;
-        pps_ctrl <= (others => '0');
+        st <= INIT; init_n <= 0; m_have <= '0'; w_en <= '0';
+        ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
+        badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; servo_step <= '0';
+        pps_ctrl <= PPS_CTRL_RESET(2 downto 0);
       end if;
     end if;
   end process;
 
   reg_ready <= ready;
-  reg_rdata <= rdata;
-  -- the message on offer: the RAM word of k_r, or what the hardware says
-  -- for the messages not taken from the RAM. The crossing's holding
-  -- register is the only copy.
-  msg_valid <= fetched;
-  with k_r select mdata <=
-    std_logic_vector(s_step(31 downto 0)) when M_ADJ_LO,
-    std_logic_vector(s_step(63 downto 32)) when M_ADJ_HI,
-    x"000000" & std_logic_vector(eff(39 downto 32)) when M_PER_NS,
-    std_logic_vector(eff(31 downto 0)) when M_PER_FRAC,
-    cmd_bits when M_CMD,
-    -- min_width (RAM, 16 bits) & polarity & enable
-    ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) & (pps_ctrl(1) or pps_ctrl(0))
-      when M_PPS_CFG,
-    ram_q when others;
-  msg <= std_logic_vector(to_unsigned(k_r, 4)) & mdata_adj;
-  -- software's adjust comes from the RAM, the servo's step from the servo
-  mdata_adj <= ram_q when (k_r = M_ADJ_LO or k_r = M_ADJ_HI) and servo_step = '0' else mdata;
+  reg_rdata <= ram_q;
+  msg_valid <= '1' when st = OFFER else '0';
+  msg <= std_logic_vector(to_unsigned(k_r, 4)) & ram_q;
 end architecture;

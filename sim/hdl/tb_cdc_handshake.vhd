@@ -1,7 +1,9 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- Testbench of cdc_handshake across two unrelated clocks (66.67 and 125 MHz,
 -- both directions): every word arrives exactly once, in order, unchanged,
--- also when the receiver back-pressures with b_ready.
+-- also when the receiver back-pressures with b_ready; while b_pending is
+-- high b_data already holds the next word, and b_valid follows exactly the
+-- clocks in which b_pending and b_ready were both high (the take).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -22,7 +24,7 @@ architecture sim of tb_cdc_handshake is
 begin
   dirs : for dir in 0 to 1 generate
     signal a_clk, b_clk : std_logic := '0';
-    signal a_valid, a_ready, b_valid, b_ready : std_logic := '0';
+    signal a_valid, a_ready, b_valid, b_ready, b_pending : std_logic := '0';
     signal a_data, b_data : std_logic_vector(31 downto 0) := (others => '0');
     signal received : natural := 0;
   begin
@@ -33,7 +35,7 @@ begin
       generic map (WIDTH => 32)
       port map (a_clk => a_clk, a_rst => '0', a_valid => a_valid, a_data => a_data,
                 a_ready => a_ready, b_clk => b_clk, b_rst => '0', b_ready => b_ready,
-                b_valid => b_valid, b_data => b_data);
+                b_valid => b_valid, b_pending => b_pending, b_data => b_data);
 
     send : process
       variable s1, s2 : positive := 3 + dir;
@@ -58,9 +60,22 @@ begin
       variable s1, s2 : positive := 11 + dir;
       variable u : real;
       variable errs : natural := 0;
+      variable took : std_logic := '0';
     begin
       while received < N loop
         wait until rising_edge(b_clk);
+        if b_valid /= took then
+          errs := errs + 1;
+          report "FAIL dir " & integer'image(dir) & ": b_valid without a take, or a take lost"
+            severity error;
+        end if;
+        if b_pending = '1' and
+           b_data /= std_logic_vector(to_unsigned((received + 1) * 7919, 32)) then
+          errs := errs + 1;
+          report "FAIL dir " & integer'image(dir) & ": pending word " &
+                 integer'image(received + 1) & " reads " & to_hstring(b_data) severity error;
+        end if;
+        took := b_pending and b_ready;
         uniform(s1, s2, u);
         if u < 0.3 then b_ready <= '0'; else b_ready <= '1'; end if;
         if b_valid = '1' then
