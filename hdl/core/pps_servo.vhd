@@ -8,25 +8,35 @@
 -- card's clock read late at the true second, i.e. it is ahead, so the
 -- correction to the period is negative.
 --
--- Implementation: the servo runs once per PPS edge, so all per-edge
--- arithmetic (gap test, remainder, fold, threshold compares, gain
--- multiplies, saturating sums, the counters edges/rejects/losses/steps)
--- goes through ONE 33-bit adder, one operation per step of the sequencer
--- below. The iCE40 HX8K is too small for a dedicated adder per operation.
--- Only the microsecond timer and the glitch counter keep their own
--- incrementers. The four counters live in the register RAM: a step reads
--- one (par), adds one, and hands it back on cnt_req until cnt_ack.
+-- Implementation: a single-accumulator machine with a word-serial
+-- datapath. The accumulator r is 48 bits, kept as three 16-bit words in a
+-- rotating register; every operation
+--     r := A(r) + (B xor bx) + cin        A(r) in {r, 2r + bit, 0, not r}
+-- runs over the three words low to high through ONE 16-bit adder, the
+-- carry kept in a flip-flop between words; each finished word enters r at
+-- the top, so after three words r holds the result in place. Compare
+-- operations rotate r instead of writing it. The sign of a result is bit
+-- 47 and its zero flag is accumulated over the words. 48 bits hold every
+-- intermediate exactly: the remainder (|r| < interval < 2^31), the gain
+-- product |err| * mant < 2^30 * 2^16 and integ -+ product < 2^32, so no
+-- step needs an overflow test other than the two saturations.
+-- B is one 16-bit word of a parameter (par_q), a servo register (err,
+-- integ, us_since, the stamp, the last stamp) or a saturation constant.
+-- All per-edge arithmetic (gap test, 64-step remainder, fold, absolute
+-- value, threshold compares, gain multiplies, saturating sums, the PPS-loss
+-- test, the counters edges/rejects/losses/steps) goes through that adder.
+-- Only the microsecond timer and the gap-glitch counter keep their own
+-- incrementers. The four counters live in the register RAM: an INC step
+-- reads one (par), adds one, and hands it back on cnt_req until cnt_ack.
 --
--- Parameters (gains, thresholds, interval, loss time) are not held here:
--- the servo names the one it needs on `par` and reads it on `par_q` one
--- clock later, from the register file's block RAM. Each sequencer step
--- takes four clocks: the parameter address settles (1), the adder's
--- operands are registered (2), the sum is registered (3), the sum is used
--- (4). The registers cut the path operand multiplexer -> 34-bit adder ->
--- decisions and result multiplexers in three, for the 66 MHz bus clock
--- (57.7 MHz with the sum unregistered); about 650 clocks per edge.
--- The PPS-loss test (us_since >= loss_us) runs on the same adder after
--- each microsecond tick while the sequencer is idle; a stamp that arrives
+-- Timing of an operation: T_ADDR (the parameter address `par` settles and
+-- par_q follows a clock later; the operand selection is registered), then
+-- per word T_SUM (the sum is registered) and T_WR (the word enters r), then
+-- T_ACT (the step's decision): 8 bus clocks per operation, ~1000 per edge
+-- (15 us at 66 MHz). Every path is a register, one operand multiplexer and
+-- a 16-bit carry chain, or a 16-bit zero test.
+-- The PPS-loss test (us_since >= loss_us) runs on the adder after each
+-- microsecond tick while the sequencer is idle; a stamp that arrives
 -- meanwhile waits (stamp_valid is remembered).
 library ieee;
 use ieee.std_logic_1164.all;
@@ -72,29 +82,35 @@ architecture rtl of pps_servo is
   constant LOCKED   : std_logic_vector(1 downto 0) := "10";
   constant HOLDOVER : std_logic_vector(1 downto 0) := "11";
 
-  -- Sequencer, one adder operation per state (four clocks each):
-  --   GAP1  r := stamp_lo - last_lo         GAP2  stamp_lo - last_lo < min_gap?
-  --   MODS  64 non-restoring remainder steps, one stamp bit each
+  -- Sequencer. Operations on the adder (8 clocks each):
+  --   G1    r := stamp_lo               G2  r := r - last_lo (mod 2^32)
+  --   G3    r - min_gap < 0? (gap glitch)
+  --   INC   r := counter inc_sel + 1, then CNTW hands it back, continues at ret
+  --   MODS  64 non-restoring remainder steps r := 2r + stamp bit -+ interval
   --   MFIX  final restore (r < 0: r += interval)
-  --   FOLD1 r >= interval/2?                FOLD2 err := r (- interval)
-  --   CMP_S/CMP_L/CMP_R  |err| against step/lock/reject thresholds
-  --   LCNT  good+1, bad+1 against lock_count (no adder)
-  --   DECIDE  state machine; the adder makes -err for a step
-  --   LOADK the gain for the next multiply (ki, kp or kf; no adder)
-  --   MULT/RSHF/LSHF  |err| * mant >> shift (shift-and-add, then align)
-  --   ACC   integ/freq_adj := saturating integ -+ product
-  --   LOSS  loss_us - us_since <= 0: PPS lost
-  --   INC   counter inc_sel + 1 (read from the RAM), then CNTW writes it
-  --         back and continues at ret
-  type seq_t is (IDLE, GAP1, GAP2, MODS, MFIX, FOLD1, FOLD2, CMP_S, CMP_L, CMP_R,
-                 LCNT, DECIDE, LOADK, MULT, RSHF, LSHF, ACC, WAIT_ACK, LOSS,
-                 INC, CNTW);
-  type asel_t is (A_ZERO, A_STAMP, A_R, A_RSH, A_INTEG, A_PAR);
-  type bsel_t is (B_ZERO, B_LAST, B_PAR, B_ERR, B_R, B_MAX, B_US, B_ONES);
+  --   FOLD1 2r + interval(0) - interval >= 0?   FOLD2 r -= interval if so; err := r
+  --   ABSE   r := |err|     CMP_S/CMP_L/CMP_R  r - step/lock/reject threshold
+  --   LCNT  good+1, bad+1 against lock_count (8-bit compares, no adder)
+  --   NEG   r := -err, the step
+  --   LOADK the gain for the next multiply (ki, kp or kf)
+  --   MULT  16 times r := 2r + mant bit * |err| (MSB first)
+  --   SATP  r > 2^31 - 1: r := 2^31 - 1      ACC  r := integ -+ r
+  --   SATA  r := r clamped to +-(2^31 - 1)
+  --   LS1   r := us_since    LS2  r - loss_us >= 0: PPS lost
+  -- Other states take one clock: IDLE, CNTW, M0 (r := 0 before MODS),
+  -- DECIDE (the state machine), RSHF (r >>= 1, shift times), WAIT_ACK.
+  type seq_t is (IDLE, G1, G2, G3, INC, CNTW, M0, MODS, MFIX, FOLD1, FOLD2, ABSE,
+                 CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, LOADK, MULT, RSHF,
+                 SATP, ACC, SATA, WAIT_ACK, LS1, LS2);
+  type asel_t is (A_R, A_SH, A_ZERO, A_NR);
+  type bsel_t is (B_ZERO, B_PAR, B_LAST, B_SR, B_ERR, B_INTEG, B_US, B_MAXP, B_MAXN);
+  type tk_t is (T_ADDR, T_SUM, T_WR, T_ACT);
   -- which multiply: I (ki, then P follows), P (kp), F (kf after a step)
   type ph_t is (PH_I, PH_P, PH_F);
 
   signal seq : seq_t := IDLE;
+  signal tk  : tk_t := T_ADDR;
+  signal wd  : unsigned(1 downto 0) := (others => '0');   -- word 0..2 of the operation
   signal ph  : ph_t := PH_I;
   signal st  : std_logic_vector(1 downto 0) := FREERUN;
   signal last_lo, last_hi : unsigned(31 downto 0) := (others => '0');
@@ -108,107 +124,113 @@ architecture rtl of pps_servo is
   signal ret : seq_t := IDLE;
   signal inc_sel : par_t := P_EDGES;
   signal creq : std_logic := '0';
-  signal cval : std_logic_vector(31 downto 0) := (others => '0');
   signal sreq, freq : std_logic := '0';
   -- -err at the step; |err| < 2^30 (it is folded to +-interval/2), so 32
   -- bits hold it and step_ns is its sign extension
   signal step_r : signed(31 downto 0) := (others => '0');
   signal fadj : signed(31 downto 0) := (others => '0');
 
-  -- datapath registers
-  signal sr   : unsigned(63 downto 0) := (others => '0');  -- stamp, shifted out MSB first
-  signal r    : unsigned(31 downto 0) := (others => '0');  -- remainder / product high
-  signal l    : unsigned(15 downto 0) := (others => '0');  -- multiplier / product low
+  -- datapath registers (no reset: every operation writes them before it
+  -- reads them, and the sequencer state that orders that is reset)
+  signal sr   : unsigned(63 downto 0) := (others => '0');  -- stamp, rotated MSB first
+  signal r    : unsigned(47 downto 0) := (others => '0');  -- accumulator, word 0 at 15..0
+  signal l    : unsigned(15 downto 0) := (others => '0');  -- gain mantissa, MSB first
   signal cnt  : unsigned(5 downto 0) := (others => '0');
   signal shc  : unsigned(4 downto 0) := (others => '0');
-  signal sticky : std_logic := '0';                         -- product bits above 31 seen
   signal f_ge, f_step, f_lock, f_rej, f_gc, f_bc : std_logic := '0';
-  -- four clocks per step: 0 address, 1 operands, 2 sum, 3 act
-  signal phc  : unsigned(1 downto 0) := (others => '0');
   signal sv_pend, us_chk : std_logic := '0';
-  signal opa, opb, sum_r : unsigned(33 downto 0) := (others => '0');
+  signal sum_r : unsigned(16 downto 0) := (others => '0');  -- word sum, carry out at 16
+  signal cy   : std_logic := '0';                           -- carry between words
+  signal rhb  : std_logic := '0';                           -- bit 15 of the last word, for 2r
+  signal neg_f, z_f : std_logic := '0';                     -- sign, all words zero
 
-  -- adder controls (from seq) and results
-  signal asel : asel_t;
-  signal bsel : bsel_t;
-  signal rbit, sub, asx, bsx : std_logic;
-  signal a, b : unsigned(31 downto 0);
-  signal s34 : unsigned(33 downto 0);
-  signal w : unsigned(31 downto 0);     -- result, 32 bits
-  signal neg : std_logic;               -- bit 32: borrow (unsigned) or sign (signed)
-  signal nz : std_logic;                -- result bits 31..0 not all zero
-  signal ovf_mul : std_logic;
-  signal sat_w : signed(31 downto 0);   -- result saturated to +-(2^31 - 1)
+  -- operand selection: decoded from the state (d_*), registered at T_ADDR (c_*)
+  signal d_asel, c_asel : asel_t := A_R;
+  signal d_bsel, c_bsel : bsel_t := B_ZERO;
+  signal d_bx, c_bx, d_cin, c_cin, d_wr, c_wr, d_m32, c_m32 : std_logic := '0';
+  signal is_op : std_logic;
+  signal bit0, shin : std_logic;
+  signal a, b : unsigned(15 downto 0);
+  signal s18 : unsigned(17 downto 0);
+  signal cin : std_logic;
 begin
-  -- which operands the current state feeds the adder
+  -- which operation each state runs, from the state and flags that are
+  -- settled at T_ADDR
   ctl : process (all)
   begin
-    asel <= A_ZERO;
-    bsel <= B_ZERO;
-    rbit <= '0';
-    sub  <= '0';
-    asx  <= '0';
-    bsx  <= '0';
+    d_asel <= A_R;
+    d_bsel <= B_ZERO;
+    d_bx   <= '0';
+    d_cin  <= '0';
+    d_wr   <= '1';
+    d_m32  <= '0';
     case seq is
-      when GAP1 =>
-        asel <= A_STAMP; bsel <= B_LAST; sub <= '1';
-      when GAP2 =>
-        asel <= A_R; bsel <= B_PAR; sub <= '1';
+      when G1 =>
+        d_asel <= A_ZERO; d_bsel <= B_SR;
+      when G2 =>
+        d_bsel <= B_LAST; d_bx <= '1'; d_cin <= '1'; d_m32 <= '1';
+      when G3 | CMP_S | CMP_L | CMP_R | LS2 =>
+        d_bsel <= B_PAR; d_bx <= '1'; d_cin <= '1'; d_wr <= '0';
+      when INC =>
+        d_asel <= A_ZERO; d_bsel <= B_PAR; d_cin <= '1';
       when MODS =>
-        -- non-restoring: r stays in [-interval, interval), so 2r + bit fits
-        -- 32 bits modulo 2^32 and the result's sign is its bit 31
-        -- (interval < 2^31: the register refuses larger values)
-        asel <= A_RSH; rbit <= sr(63); bsel <= B_PAR; sub <= not r(31);
+        -- non-restoring: r stays in [-interval, interval)
+        d_asel <= A_SH; d_bsel <= B_PAR; d_bx <= not r(47); d_cin <= not r(47);
       when MFIX =>
-        asel <= A_R;
-        if r(31) = '1' then
-          bsel <= B_PAR;
+        if r(47) = '1' then
+          d_bsel <= B_PAR;
         end if;
       when FOLD1 =>
         -- r >= floor(interval/2)  <=>  2r + interval(0) >= interval
-        asel <= A_RSH; rbit <= par_q(0); bsel <= B_PAR; sub <= '1';
+        d_asel <= A_SH; d_bsel <= B_PAR; d_bx <= '1'; d_cin <= '1'; d_wr <= '0';
       when FOLD2 =>
-        asel <= A_R; sub <= '1';
+        d_bx <= '1'; d_cin <= '1';
         if f_ge = '1' then
-          bsel <= B_PAR;
+          d_bsel <= B_PAR;
         end if;
-      when CMP_S | CMP_L | CMP_R =>
-        -- threshold - |err|: subtract err when err >= 0, add it when < 0
-        asel <= A_PAR;
-        bsel <= B_ERR; bsx <= '1'; sub <= not err(31);
-      when LOSS =>
-        asel <= A_PAR; bsel <= B_US; sub <= '1';
-      when INC =>
-        asel <= A_PAR; bsel <= B_ONES; sub <= '1';   -- a - (-1)
-      when DECIDE =>
-        bsel <= B_ERR; sub <= '1';      -- 0 - err: the step
+      when ABSE =>
+        d_asel <= A_ZERO; d_bsel <= B_ERR; d_bx <= err(31); d_cin <= err(31);
+      when NEG =>
+        d_asel <= A_ZERO; d_bsel <= B_ERR; d_bx <= '1'; d_cin <= '1';
       when MULT =>
-        asel <= A_R;
-        if l(0) = '1' then              -- r + |err|
-          bsel <= B_ERR; bsx <= '1'; sub <= err(31);
+        d_asel <= A_SH;
+        if l(15) = '1' then
+          d_bsel <= B_ERR; d_bx <= err(31); d_cin <= err(31);
         end if;
-      when RSHF =>
-        asel <= A_R;
-      when LSHF =>
-        asel <= A_RSH; rbit <= l(15);
+      when SATP =>
+        if r(47 downto 31) /= 0 then
+          d_asel <= A_ZERO; d_bsel <= B_MAXP;
+        end if;
       when ACC =>
-        -- integ + (-y), y = sign(err) * product
-        asel <= A_INTEG; asx <= '1'; sub <= not err(31);
-        if ovf_mul = '1' then
-          bsel <= B_MAX;
-        else
-          bsel <= B_R;
+        -- integ + (-y), y = sign(err) * product: integ - r when err >= 0
+        d_bsel <= B_INTEG;
+        if err(31) = '0' then
+          d_asel <= A_NR; d_cin <= '1';
         end if;
+      when SATA =>
+        -- |integ -+ r| < 2^32: bits 47..32 are all sign, overflow is bit
+        -- 31 differing from it; the negative bound is -(2^31 - 1)
+        if r(47) = '0' and r(31) = '1' then
+          d_asel <= A_ZERO; d_bsel <= B_MAXP;
+        elsif r(47) = '1' and r(31) = '0' then
+          d_asel <= A_ZERO; d_bsel <= B_MAXN;
+        end if;
+      when LS1 =>
+        d_asel <= A_ZERO; d_bsel <= B_US;
       when others =>
-        null;
+        d_wr <= '0';           -- LCNT, LOADK: r rotates back to itself
     end case;
   end process;
+
+  with seq select is_op <=
+    '0' when IDLE | CNTW | M0 | DECIDE | RSHF | WAIT_ACK,
+    '1' when others;
 
   -- the parameter each step reads
   parsel : process (all)
   begin
     case seq is
-      when GAP1 | GAP2 => par <= P_GAP;
+      when G1 | G2 | G3 => par <= P_GAP;
       when CMP_S => par <= P_STEP;
       when CMP_L => par <= P_LOCK;
       when CMP_R => par <= P_REJ;
@@ -219,52 +241,69 @@ begin
           when PH_P => par <= P_KP;
           when others => par <= P_KF;
         end case;
-      when IDLE | LOSS => par <= P_LOSS;
-      when INC => par <= inc_sel;
+      when IDLE | LS1 | LS2 => par <= P_LOSS;
+      when INC | CNTW => par <= inc_sel;
       when others => par <= P_INTERVAL;
     end case;
   end process;
 
-  with asel select a <=
-    sr(31 downto 0)                 when A_STAMP,
-    r                               when A_R,
-    r(30 downto 0) & rbit           when A_RSH,
-    unsigned(integ)                 when A_INTEG,
-    unsigned(par_q)                 when A_PAR,
-    (others => '0')                 when others;
-  with bsel select b <=
-    last_lo                         when B_LAST,
-    unsigned(par_q)                 when B_PAR,
-    unsigned(err)                   when B_ERR,
-    r                               when B_R,
-    x"7FFFFFFF"                     when B_MAX,
-    us_since                        when B_US,
-    x"FFFFFFFF"                     when B_ONES,
-    (others => '0')                 when others;
+  -- the bit shifted into 2r: the stamp's next bit (remainder), the
+  -- interval's lowest bit (fold), 0 (multiply); then the word below's top bit
+  bit0 <= sr(63) when seq = MODS else
+          par_q(0) when seq = FOLD1 else
+          '0';
+  shin <= bit0 when wd = 0 else rhb;
 
-  -- a + (b xor sub) + sub in 33 bits, as one 34-bit add whose extra low bit
-  -- only generates the carry in (one adder, no separate carry-in adder).
-  -- The operands are registered in the step's second clock, the sum used
-  -- in its third.
-  operands : process (clk)
+  with c_asel select a <=
+    r(15 downto 0)                                       when A_R,
+    r(14 downto 0) & shin                                when A_SH,
+    not r(15 downto 0)                                   when A_NR,
+    (others => '0')                                      when others;
+
+  -- word wd of the B operand; 32-bit registers are extended into word 2
+  -- (signed ones by their sign, unsigned ones by zero)
+  bmux : process (all)
+    variable v : unsigned(15 downto 0);
   begin
-    if rising_edge(clk) then
-      opa <= (asx and a(31)) & a & '1';
-      opb <= ((bsx and b(31)) & b & '0') xor (33 downto 0 => sub);
-      sum_r <= opa + opb;
-    end if;
+    v := (others => '0');
+    case c_bsel is
+      when B_PAR =>
+        if wd = 0 then v := unsigned(par_q(15 downto 0));
+        elsif wd = 1 then v := unsigned(par_q(31 downto 16)); end if;
+      when B_LAST =>
+        if wd = 0 then v := last_lo(15 downto 0);
+        elsif wd = 1 then v := last_lo(31 downto 16); end if;
+      when B_SR =>
+        if wd = 0 then v := sr(15 downto 0);
+        elsif wd = 1 then v := sr(31 downto 16); end if;
+      when B_US =>
+        if wd = 0 then v := us_since(15 downto 0);
+        elsif wd = 1 then v := us_since(31 downto 16); end if;
+      when B_ERR =>
+        if wd = 0 then v := unsigned(err(15 downto 0));
+        elsif wd = 1 then v := unsigned(err(31 downto 16));
+        else v := (others => err(31)); end if;
+      when B_INTEG =>
+        if wd = 0 then v := unsigned(integ(15 downto 0));
+        elsif wd = 1 then v := unsigned(integ(31 downto 16));
+        else v := (others => integ(31)); end if;
+      when B_MAXP =>                       -- 2^31 - 1
+        if wd = 0 then v := x"FFFF";
+        elsif wd = 1 then v := x"7FFF"; end if;
+      when B_MAXN =>                       -- -(2^31 - 1)
+        if wd = 0 then v := x"0001";
+        elsif wd = 1 then v := x"8000";
+        else v := x"FFFF"; end if;
+      when others =>
+        null;
+    end case;
+    b <= v xor (15 downto 0 => c_bx);
   end process;
-  s34 <= sum_r;
-  w   <= s34(32 downto 1);
-  neg <= s34(33);
-  nz  <= '1' when w /= x"00000000" else '0';
-  -- the product, already aligned in r: above 2^31 - 1 it saturates
-  ovf_mul <= sticky or r(31);
-  -- signed overflow of integ -+ product: bit 32 differs from bit 31. The
-  -- negative bound is -(2^31 - 1), as sat_add had it.
-  sat_w <= x"7FFFFFFF" when neg = '0' and w(31) = '1' else
-           x"80000001" when neg = '1' and w(31) = '0' else
-           signed(w);
+
+  -- a + b + cin in 16 bits as one 18-bit add whose extra low bit only
+  -- generates the carry in (one carry chain)
+  cin <= c_cin when wd = 0 else cy;
+  s18 <= ('0' & a & '1') + ('0' & b & cin);
 
   process (clk)
   begin
@@ -272,7 +311,7 @@ begin
       accepted <= '0';
 
       -- loss of PPS, counted in microseconds of the card's own clock; the
-      -- test against loss_us is the LOSS step
+      -- test against loss_us is LS1/LS2
       if us_tick = '1' then
         us_chk <= '1';
         if us_since /= x"FFFFFFFF" then
@@ -281,25 +320,58 @@ begin
       end if;
       -- a stamp is taken whenever no edge is being worked on
       -- (into sr at once: the register file keeps no copy of the stamp)
-      if stamp_valid = '1' and mode /= "00" and (seq = IDLE or seq = LOSS) then
+      if stamp_valid = '1' and mode /= "00" and
+         (seq = IDLE or seq = LS1 or seq = LS2) then
         sr <= stamp;
         sv_pend <= '1';
       end if;
 
-      -- steps other than IDLE and WAIT_ACK act in their fourth clock
-      if seq = IDLE or seq = WAIT_ACK or seq = CNTW or phc = 3 then
-        phc <= (others => '0');
-      else
-        phc <= phc + 1;
+      if is_op = '1' then
+        case tk is
+          when T_ADDR =>
+            c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
+            c_wr <= d_wr; c_m32 <= d_m32;
+            wd <= (others => '0');
+            z_f <= '1';
+            tk <= T_SUM;
+          when T_SUM =>
+            if wd = 2 and c_m32 = '1' then
+              sum_r <= (others => '0');      -- mod 2^32: the result's word 2 is 0
+            else
+              sum_r <= s18(17 downto 1);
+            end if;
+            rhb <= r(15);
+            tk <= T_WR;
+          when T_WR =>
+            if c_wr = '1' then
+              r <= sum_r(15 downto 0) & r(47 downto 16);
+            else
+              r <= r(15 downto 0) & r(47 downto 16);
+            end if;
+            cy <= sum_r(16);
+            neg_f <= sum_r(15);
+            if sum_r(15 downto 0) /= 0 then
+              z_f <= '0';
+            end if;
+            wd <= wd + 1;
+            if wd = 2 then
+              tk <= T_ACT;
+            else
+              tk <= T_SUM;
+            end if;
+          when T_ACT =>
+            tk <= T_ADDR;
+        end case;
       end if;
 
+      -- the steps' decisions: one clock states, and operations at T_ACT
       if seq = IDLE then
         if sv_pend = '1' then
           sv_pend <= '0';
-          seq <= GAP1;
+          seq <= G1;
         elsif us_chk = '1' and pres = '1' then
           us_chk <= '0';
-          seq <= LOSS;
+          seq <= LS1;
         end if;
 
       elsif seq = WAIT_ACK then
@@ -313,39 +385,98 @@ begin
           seq <= ret;
         end if;
 
-      elsif phc = 3 then
-      case seq is
-        when INC =>
-          cval <= std_logic_vector(w);
-          creq <= '1';
-          seq  <= CNTW;
+      elsif seq = M0 then
+        r   <= (others => '0');
+        cnt <= (others => '1');              -- 64 steps
+        seq <= MODS;
 
-        when LOSS =>
-          seq <= IDLE;
-          if neg = '1' or nz = '0' then     -- us_since >= loss_us
-            pres <= '0';
-            have_last <= '0';       -- the gap test is meaningless across a loss
-            if st = LOCKING or st = LOCKED then
-              st <= HOLDOVER;
-              inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
-              fadj <= integ;          -- hold the learned frequency, drop the P term
-              freq <= '1';
+      elsif seq = RSHF then
+        r   <= '0' & r(47 downto 1);
+        shc <= shc - 1;
+        if shc = 1 then
+          seq <= SATP;
+        end if;
+
+      elsif seq = DECIDE then
+        seq <= LOADK;
+        if st = FREERUN or st = LOCKING then
+          -- One interval after a step the error is pure frequency error,
+          -- however small: it is removed as a step plus a frequency
+          -- estimate. A small one ends the acquisition (the linear
+          -- estimate leaves a residual of (y * interval)^2, 1 us after a
+          -- 1 % offset, that PI alone would take ~6 intervals to remove);
+          -- a large one (still > step_thresh) repeats it.
+          if f_step = '1' or prev_step = '1' then
+            good   <= (others => '0');
+            st     <= LOCKING;
+            prev_step <= f_step;
+            inc_sel <= P_STEPS;
+            seq    <= NEG;
+            if prev_step = '1' then
+              ph  <= PH_F;
+              ret <= LOADK;
+            else
+              ret <= WAIT_ACK;
             end if;
+          else
+            prev_step <= '0';
+            st <= LOCKING;
+            if f_lock = '1' then
+              if f_gc = '1' then
+                st <= LOCKED;
+                bad <= (others => '0');
+                rej_run <= (others => '0');
+              end if;
+              good <= good + 1;
+            else
+              good <= (others => '0');
+            end if;
+            ph <= PH_I;
           end if;
+        else
+          -- LOCKED or HOLDOVER: a far-off edge must not yank the clock
+          if f_rej = '1' then
+            inc_sel <= P_REJECTS;
+            ret <= IDLE;
+            seq <= INC;
+            if rej_run = 3 then
+              st <= LOCKING;     -- the reference really moved: re-acquire
+              good <= (others => '0');
+              rej_run <= (others => '0');
+            else
+              rej_run <= rej_run + 1;
+            end if;
+          else
+            rej_run <= (others => '0');
+            if st = HOLDOVER then
+              st <= LOCKING;
+              good <= (others => '0');
+            elsif f_lock = '0' then
+              if f_bc = '1' then
+                st <= LOCKING;
+                good <= (others => '0');
+              end if;
+              bad <= bad + 1;
+            else
+              bad <= (others => '0');
+            end if;
+            ph <= PH_I;
+          end if;
+        end if;
 
-        when GAP1 =>
-          r   <= w;
-          seq <= GAP2;
-
-        when GAP2 =>
+      elsif is_op = '1' and tk = T_ACT then
+      case seq is
+        when G1 => seq <= G2;
+        when G2 => seq <= G3;
+        when G3 =>
           seq <= IDLE;
-          if have_last = '1' and neg = '1' then
+          if have_last = '1' and neg_f = '1' then
             c_gap <= c_gap + 1;
           else
             accepted  <= '1';
             inc_sel   <= P_EDGES;
-            ret       <= IDLE;
             seq       <= INC;
+            ret       <= IDLE;
             last_lo   <= sr(31 downto 0);
             last_hi   <= sr(63 downto 32);
             have_last <= '1';
@@ -353,40 +484,39 @@ begin
             us_since  <= (others => '0');
             us_chk    <= '0';
             if mode = "10" then
-              r   <= (others => '0');
-              cnt <= (others => '1');       -- 64 steps
-              ret <= MODS;
+              ret <= M0;
             end if;
           end if;
 
+        when INC =>
+          creq <= '1';
+          seq  <= CNTW;
+
         when MODS =>
-          r  <= w;
-          sr <= sr(62 downto 0) & '0';
+          sr  <= sr(62 downto 0) & sr(63);   -- 64 rotations give it back whole
           cnt <= cnt - 1;
           if cnt = 0 then
             seq <= MFIX;
           end if;
-
         when MFIX =>
-          r   <= w;
           seq <= FOLD1;
-
         when FOLD1 =>
-          f_ge <= not neg;
+          f_ge <= not neg_f;
           seq  <= FOLD2;
-
         when FOLD2 =>
-          err <= signed(w);
+          err <= signed(r(31 downto 0));
+          seq <= ABSE;
+        when ABSE =>
           seq <= CMP_S;
-
+        -- r = |err| against the thresholds
         when CMP_S =>
-          f_step <= neg;                    -- |err| > step_thresh
+          f_step <= not neg_f and not z_f;  -- |err| > step_thresh
           seq <= CMP_L;
         when CMP_L =>
-          f_lock <= not neg and nz;         -- |err| < lock_thresh
+          f_lock <= neg_f;                  -- |err| < lock_thresh
           seq <= CMP_R;
         when CMP_R =>
-          f_rej <= neg;                     -- |err| > reject_thresh
+          f_rej <= not neg_f and not z_f;   -- |err| > reject_thresh
           seq <= LCNT;
         when LCNT =>
           if good + 1 >= unsigned(par_q(7 downto 0)) then
@@ -401,144 +531,72 @@ begin
           end if;
           seq <= DECIDE;
 
-        when DECIDE =>
-          seq <= IDLE;
-          -- start of a multiply (used unless the branch below says otherwise)
-          r <= (others => '0');
-          sticky <= '0';
-          cnt <= to_unsigned(15, 6);
-          if st = FREERUN or st = LOCKING then
-            -- One interval after a step the error is pure frequency error,
-            -- however small: it is removed as a step plus a frequency
-            -- estimate. A small one ends the acquisition (the linear
-            -- estimate leaves a residual of (y * interval)^2, 1 us after a
-            -- 1 % offset, that PI alone would take ~6 intervals to remove);
-            -- a large one (still > step_thresh) repeats it.
-            if f_step = '1' or prev_step = '1' then
-              step_r <= signed(w);
-              sreq   <= '1';
-              good   <= (others => '0');
-              st     <= LOCKING;
-              prev_step <= f_step;
-              inc_sel <= P_STEPS;
-              seq    <= INC;
-              if prev_step = '1' then
-                ph  <= PH_F;
-                ret <= LOADK;
-              else
-                ret <= WAIT_ACK;
-              end if;
-            else
-              prev_step <= '0';
-              st <= LOCKING;
-              if f_lock = '1' then
-                if f_gc = '1' then
-                  st <= LOCKED;
-                  bad <= (others => '0');
-                  rej_run <= (others => '0');
-                end if;
-                good <= good + 1;
-              else
-                good <= (others => '0');
-              end if;
-              ph  <= PH_I;
-              seq <= LOADK;
-            end if;
-          else
-            -- LOCKED or HOLDOVER: a far-off edge must not yank the clock
-            if f_rej = '1' then
-              inc_sel <= P_REJECTS;
-              ret <= IDLE;
-              seq <= INC;
-              if rej_run = 3 then
-                st <= LOCKING;     -- the reference really moved: re-acquire
-                good <= (others => '0');
-                rej_run <= (others => '0');
-              else
-                rej_run <= rej_run + 1;
-              end if;
-            else
-              rej_run <= (others => '0');
-              if st = HOLDOVER then
-                st <= LOCKING;
-                good <= (others => '0');
-              elsif f_lock = '0' then
-                if f_bc = '1' then
-                  st <= LOCKING;
-                  good <= (others => '0');
-                end if;
-                bad <= bad + 1;
-              else
-                bad <= (others => '0');
-              end if;
-              ph  <= PH_I;
-              seq <= LOADK;
-            end if;
-          end if;
+        when NEG =>
+          step_r <= signed(r(31 downto 0));
+          sreq   <= '1';
+          seq    <= INC;
 
         when LOADK =>
           l   <= unsigned(par_q(23 downto 8));
           shc <= unsigned(par_q(4 downto 0));
+          r   <= (others => '0');
+          cnt <= to_unsigned(15, 6);
           seq <= MULT;
-
-        -- {r, l} := (r + l(0) * |err|) >> 1, 16 times: {r, l} = |err| * mant
+        -- r = |err| * mant, one mantissa bit (MSB first) per operation
         when MULT =>
-          r <= s34(33 downto 2);
-          l <= s34(1) & l(15 downto 1);
+          l   <= l(14 downto 0) & '0';
           cnt <= cnt - 1;
           if cnt = 0 then
-            cnt <= to_unsigned(15, 6);
             if shc = 0 then
-              seq <= LSHF;
+              seq <= SATP;
             else
               seq <= RSHF;
             end if;
           end if;
-        -- {r, l} >>= shift
-        when RSHF =>
-          r <= s34(33 downto 2);
-          l <= s34(1) & l(15 downto 1);
-          shc <= shc - 1;
-          if shc = 1 then
-            seq <= LSHF;
-          end if;
-        -- {r, l} <<= 16: r is the low 32 bits of the result, sticky the rest
-        when LSHF =>
-          sticky <= sticky or r(31);
-          r <= w;
-          l <= l(14 downto 0) & '0';
-          cnt <= cnt - 1;
-          if cnt = 0 then
-            seq <= ACC;
-          end if;
-
+        when SATP =>
+          seq <= ACC;
         when ACC =>
+          seq <= SATA;
+        when SATA =>
           case ph is
             when PH_I =>
-              integ <= sat_w;
-              r <= (others => '0');
-              sticky <= '0';
-              cnt <= to_unsigned(15, 6);
+              integ <= signed(r(31 downto 0));
               ph  <= PH_P;
               seq <= LOADK;
             when PH_F =>
               -- after a step: the learned frequency only, no P term
-              integ <= sat_w;
-              fadj  <= sat_w;
+              integ <= signed(r(31 downto 0));
+              fadj  <= signed(r(31 downto 0));
               freq  <= '1';
               seq   <= WAIT_ACK;
             when others =>
-              fadj <= sat_w;
+              fadj <= signed(r(31 downto 0));
               freq <= '1';
               seq  <= WAIT_ACK;
           end case;
+
+        when LS1 =>
+          seq <= LS2;
+        when LS2 =>
+          seq <= IDLE;
+          if neg_f = '0' then               -- us_since >= loss_us
+            pres <= '0';
+            have_last <= '0';       -- the gap test is meaningless across a loss
+            if st = LOCKING or st = LOCKED then
+              st <= HOLDOVER;
+              inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
+              fadj <= integ;          -- hold the learned frequency, drop the P term
+              freq <= '1';
+            end if;
+          end if;
 
         when others =>
           null;
       end case;
       end if;
 
-      if mode /= "10" and (seq = IDLE or seq = GAP1 or seq = GAP2 or seq = LOSS) then
+      if mode /= "10" and (seq = IDLE or seq = G1 or seq = G2 or seq = G3 or
+                           seq = LS1 or seq = LS2) then
         st <= FREERUN;
         prev_step <= '0';
       end if;
@@ -553,12 +611,12 @@ begin
       end if;
 
       if rst = '1' then
-        seq <= IDLE; st <= FREERUN; pres <= '0'; have_last <= '0';
+        seq <= IDLE; tk <= T_ADDR; st <= FREERUN; pres <= '0'; have_last <= '0';
         prev_step <= '0'; integ <= (others => '0');
         fadj <= (others => '0'); sreq <= '0'; freq <= '0';
         good <= (others => '0'); bad <= (others => '0'); rej_run <= (others => '0');
         c_gap <= (others => '0'); creq <= '0';
-        phc <= (others => '0'); sv_pend <= '0'; us_chk <= '0';
+        sv_pend <= '0'; us_chk <= '0';
       end if;
     end if;
   end process;
@@ -574,5 +632,5 @@ begin
   gap_glitches <= c_gap;
   cnt_req <= creq;
   cnt_sel <= inc_sel;
-  cnt_val <= cval;
+  cnt_val <= std_logic_vector(r(31 downto 0));
 end architecture;
