@@ -101,9 +101,15 @@ architecture rtl of pps_servo is
   -- DECIDE (the state machine), RSHF (r >>= 1, shift times), WAIT_ACK.
   type seq_t is (IDLE, G1, G2, G3, INC, CNTW, M0, MODS, MFIX, FOLD1, FOLD2, ABSE,
                  CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, LOADK, MULT, RSHF,
-                 SATP, ACC, SATA, WAIT_ACK, LS1, LS2);
-  type asel_t is (A_R, A_SH, A_ZERO, A_NR);
-  type bsel_t is (B_ZERO, B_PAR, B_LAST, B_SR, B_ERR, B_INTEG, B_US, B_MAXP, B_MAXN);
+                 SATP, ACC, SATA, WAIT_ACK, LS1, LS2, HLD);
+  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_SR, A_US);
+  type bsel_t is (B_ZERO, B_PAR, B_RAM, B_MAXP);
+  -- the servo's own word RAM: four 48-bit values, words 0..2 at slot * 4
+  constant S_AERR  : natural := 0;     -- |err|, the multiplicand
+  constant S_INTEG : natural := 1;     -- the integrator (valid once integ_ok)
+  constant S_STAMP : natural := 2;     -- 2, 3: stamp_lo, ping-pong: the slot
+                                       -- not named by sp holds last_lo
+  type wram_t is array (0 to 255) of std_logic_vector(15 downto 0);
   type tk_t is (T_ADDR, T_SUM, T_WR, T_ACT);
   -- which multiply: I (ki, then P follows), P (kp), F (kf after a step)
   type ph_t is (PH_I, PH_P, PH_F);
@@ -117,7 +123,12 @@ architecture rtl of pps_servo is
   signal have_last, prev_step, pres : std_logic := '0';
   signal us_since : unsigned(31 downto 0) := (others => '0');
   signal err  : signed(31 downto 0) := (others => '0');
-  signal integ : signed(31 downto 0) := (others => '0');
+  signal integ_ok : std_logic := '0';   -- the integrator in the RAM was written
+  signal sp : std_logic := '0';         -- stamp slot the next stamp goes to
+  signal wram : wram_t;
+  signal ram_we : std_logic;
+  signal ram_wa, ram_ra : natural range 0 to 255;
+  signal ram_q : std_logic_vector(15 downto 0) := (others => '0');
   signal good, bad : unsigned(7 downto 0) := (others => '0');
   signal rej_run : unsigned(1 downto 0) := (others => '0');   -- 0..3 rejections in a row
   signal c_gap : unsigned(31 downto 0) := (others => '0');
@@ -148,6 +159,9 @@ architecture rtl of pps_servo is
   signal d_asel, c_asel : asel_t := A_R;
   signal d_bsel, c_bsel : bsel_t := B_ZERO;
   signal d_bx, c_bx, d_cin, c_cin, d_wr, c_wr, d_m32, c_m32 : std_logic := '0';
+  signal d_rs, c_rs, d_ws, c_ws : natural range 0 to 3 := 0;   -- RAM slots read / written
+  signal d_we, c_we : std_logic := '0';
+  signal r_sh : std_logic;              -- r(47..32) takes the shifted word, not the sum
   signal is_op : std_logic;
   signal bit0, shin : std_logic;
   signal a, b : unsigned(15 downto 0);
@@ -164,11 +178,18 @@ begin
     d_cin  <= '0';
     d_wr   <= '1';
     d_m32  <= '0';
+    d_rs   <= S_AERR;
+    d_ws   <= S_AERR;
+    d_we   <= '0';
     case seq is
       when G1 =>
-        d_asel <= A_ZERO; d_bsel <= B_SR;
+        -- r := stamp_lo, also kept in the RAM (the next edge's last_lo)
+        d_asel <= A_SR;
+        d_we <= '1';
+        if sp = '1' then d_ws <= S_STAMP + 1; else d_ws <= S_STAMP; end if;
       when G2 =>
-        d_bsel <= B_LAST; d_bx <= '1'; d_cin <= '1'; d_m32 <= '1';
+        d_bsel <= B_RAM; d_bx <= '1'; d_cin <= '1'; d_m32 <= '1';
+        if sp = '1' then d_rs <= S_STAMP; else d_rs <= S_STAMP + 1; end if;
       when G3 | CMP_S | CMP_L | CMP_R | LS2 =>
         d_bsel <= B_PAR; d_bx <= '1'; d_cin <= '1'; d_wr <= '0';
       when INC =>
@@ -189,22 +210,34 @@ begin
           d_bsel <= B_PAR;
         end if;
       when ABSE =>
-        d_asel <= A_ZERO; d_bsel <= B_ERR; d_bx <= err(31); d_cin <= err(31);
+        -- r := |r| (r = err), kept in the RAM as the multiplicand
+        d_we <= '1'; d_ws <= S_AERR;
+        if r(47) = '1' then
+          d_asel <= A_NR; d_cin <= '1';
+        end if;
       when NEG =>
-        d_asel <= A_ZERO; d_bsel <= B_ERR; d_bx <= '1'; d_cin <= '1';
+        -- r := -err = |err| or -|err|
+        d_asel <= A_ZERO; d_bsel <= B_RAM; d_rs <= S_AERR;
+        d_bx <= not err(31); d_cin <= not err(31);
       when MULT =>
         d_asel <= A_SH;
         if l(15) = '1' then
-          d_bsel <= B_ERR; d_bx <= err(31); d_cin <= err(31);
+          d_bsel <= B_RAM; d_rs <= S_AERR;
         end if;
       when SATP =>
         if r(47 downto 31) /= 0 then
           d_asel <= A_ZERO; d_bsel <= B_MAXP;
         end if;
-      when ACC =>
-        -- integ + (-y), y = sign(err) * product: integ - r when err >= 0
-        d_bsel <= B_INTEG;
-        if err(31) = '0' then
+      when ACC | HLD =>
+        -- ACC: integ + (-y), y = sign(err) * product: integ - r when err >= 0
+        -- HLD: r := integ
+        d_rs <= S_INTEG;
+        if integ_ok = '1' then
+          d_bsel <= B_RAM;
+        end if;
+        if seq = HLD then
+          d_asel <= A_ZERO;
+        elsif err(31) = '0' then
           d_asel <= A_NR; d_cin <= '1';
         end if;
       when SATA =>
@@ -213,10 +246,14 @@ begin
         if r(47) = '0' and r(31) = '1' then
           d_asel <= A_ZERO; d_bsel <= B_MAXP;
         elsif r(47) = '1' and r(31) = '0' then
-          d_asel <= A_ZERO; d_bsel <= B_MAXN;
+          d_asel <= A_ZERO; d_bsel <= B_MAXP; d_bx <= '1'; d_cin <= '1';
+        end if;
+        d_ws <= S_INTEG;
+        if ph /= PH_P then
+          d_we <= '1';
         end if;
       when LS1 =>
-        d_asel <= A_ZERO; d_bsel <= B_US;
+        d_asel <= A_US;
       when others =>
         d_wr <= '0';           -- LCNT, LOADK: r rotates back to itself
     end case;
@@ -241,7 +278,7 @@ begin
           when PH_P => par <= P_KP;
           when others => par <= P_KF;
         end case;
-      when IDLE | LS1 | LS2 => par <= P_LOSS;
+      when IDLE | LS1 | LS2 | HLD => par <= P_LOSS;
       when INC | CNTW => par <= inc_sel;
       when others => par <= P_INTERVAL;
     end case;
@@ -254,50 +291,58 @@ begin
           '0';
   shin <= bit0 when wd = 0 else rhb;
 
-  with c_asel select a <=
-    r(15 downto 0)                                       when A_R,
-    r(14 downto 0) & shin                                when A_SH,
-    not r(15 downto 0)                                   when A_NR,
-    (others => '0')                                      when others;
+  amux : process (all)
+  begin
+    case c_asel is
+      when A_R => a <= r(15 downto 0);
+      when A_SH => a <= r(14 downto 0) & shin;
+      when A_NR => a <= not r(15 downto 0);
+      when A_SR =>
+        if wd = 0 then a <= sr(15 downto 0);
+        elsif wd = 1 then a <= sr(31 downto 16);
+        else a <= (others => '0'); end if;
+      when A_US =>
+        if wd = 0 then a <= us_since(15 downto 0);
+        elsif wd = 1 then a <= us_since(31 downto 16);
+        else a <= (others => '0'); end if;
+      when others => a <= (others => '0');
+    end case;
+  end process;
 
-  -- word wd of the B operand; 32-bit registers are extended into word 2
-  -- (signed ones by their sign, unsigned ones by zero)
+  -- word wd of the B operand: the RAM word (read a clock ahead), the
+  -- parameter (zero-extended) or 2^31 - 1
   bmux : process (all)
     variable v : unsigned(15 downto 0);
   begin
     v := (others => '0');
     case c_bsel is
+      when B_RAM =>
+        v := unsigned(ram_q);
       when B_PAR =>
         if wd = 0 then v := unsigned(par_q(15 downto 0));
         elsif wd = 1 then v := unsigned(par_q(31 downto 16)); end if;
-      when B_LAST =>
-        if wd = 0 then v := last_lo(15 downto 0);
-        elsif wd = 1 then v := last_lo(31 downto 16); end if;
-      when B_SR =>
-        if wd = 0 then v := sr(15 downto 0);
-        elsif wd = 1 then v := sr(31 downto 16); end if;
-      when B_US =>
-        if wd = 0 then v := us_since(15 downto 0);
-        elsif wd = 1 then v := us_since(31 downto 16); end if;
-      when B_ERR =>
-        if wd = 0 then v := unsigned(err(15 downto 0));
-        elsif wd = 1 then v := unsigned(err(31 downto 16));
-        else v := (others => err(31)); end if;
-      when B_INTEG =>
-        if wd = 0 then v := unsigned(integ(15 downto 0));
-        elsif wd = 1 then v := unsigned(integ(31 downto 16));
-        else v := (others => integ(31)); end if;
-      when B_MAXP =>                       -- 2^31 - 1
+      when B_MAXP =>
         if wd = 0 then v := x"FFFF";
         elsif wd = 1 then v := x"7FFF"; end if;
-      when B_MAXN =>                       -- -(2^31 - 1)
-        if wd = 0 then v := x"0001";
-        elsif wd = 1 then v := x"8000";
-        else v := x"FFFF"; end if;
       when others =>
         null;
     end case;
     b <= v xor (15 downto 0 => c_bx);
+  end process;
+
+  -- the servo's RAM: written with the finished word at T_WR, read a clock
+  -- before the word's T_SUM (at T_ADDR for word 0, at T_WR for the next)
+  ram_we <= '1' when is_op = '1' and tk = T_WR and c_we = '1' else '0';
+  ram_wa <= c_ws * 4 + to_integer(wd);
+  ram_ra <= d_rs * 4 when tk = T_ADDR else c_rs * 4 + to_integer(wd + 1);
+  wram_p : process (clk)
+  begin
+    if rising_edge(clk) then
+      if ram_we = '1' then
+        wram(ram_wa) <= std_logic_vector(sum_r(15 downto 0));
+      end if;
+      ram_q <= wram(ram_ra);
+    end if;
   end process;
 
   -- a + b + cin in 16 bits as one 18-bit add whose extra low bit only
@@ -331,6 +376,7 @@ begin
           when T_ADDR =>
             c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
             c_wr <= d_wr; c_m32 <= d_m32;
+            c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
             wd <= (others => '0');
             z_f <= '1';
             tk <= T_SUM;
@@ -343,11 +389,6 @@ begin
             rhb <= r(15);
             tk <= T_WR;
           when T_WR =>
-            if c_wr = '1' then
-              r <= sum_r(15 downto 0) & r(47 downto 16);
-            else
-              r <= r(15 downto 0) & r(47 downto 16);
-            end if;
             cy <= sum_r(16);
             neg_f <= sum_r(15);
             if sum_r(15 downto 0) /= 0 then
@@ -386,12 +427,10 @@ begin
         end if;
 
       elsif seq = M0 then
-        r   <= (others => '0');
         cnt <= (others => '1');              -- 64 steps
         seq <= MODS;
 
       elsif seq = RSHF then
-        r   <= '0' & r(47 downto 1);
         shc <= shc - 1;
         if shc = 1 then
           seq <= SATP;
@@ -480,6 +519,7 @@ begin
             last_lo   <= sr(31 downto 0);
             last_hi   <= sr(63 downto 32);
             have_last <= '1';
+            sp        <= not sp;            -- this stamp's slot holds last_lo now
             pres      <= '1';
             us_since  <= (others => '0');
             us_chk    <= '0';
@@ -539,7 +579,6 @@ begin
         when LOADK =>
           l   <= unsigned(par_q(23 downto 8));
           shc <= unsigned(par_q(4 downto 0));
-          r   <= (others => '0');
           cnt <= to_unsigned(15, 6);
           seq <= MULT;
         -- r = |err| * mant, one mantissa bit (MSB first) per operation
@@ -560,12 +599,12 @@ begin
         when SATA =>
           case ph is
             when PH_I =>
-              integ <= signed(r(31 downto 0));
+              integ_ok <= '1';
               ph  <= PH_P;
               seq <= LOADK;
             when PH_F =>
               -- after a step: the learned frequency only, no P term
-              integ <= signed(r(31 downto 0));
+              integ_ok <= '1';
               fadj  <= signed(r(31 downto 0));
               freq  <= '1';
               seq   <= WAIT_ACK;
@@ -584,11 +623,13 @@ begin
             have_last <= '0';       -- the gap test is meaningless across a loss
             if st = LOCKING or st = LOCKED then
               st <= HOLDOVER;
-              inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
-              fadj <= integ;          -- hold the learned frequency, drop the P term
-              freq <= '1';
+              seq <= HLD;
             end if;
           end if;
+        when HLD =>
+          fadj <= signed(r(31 downto 0));  -- hold the learned frequency, drop the P term
+          freq <= '1';
+          inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
 
         when others =>
           null;
@@ -612,11 +653,33 @@ begin
 
       if rst = '1' then
         seq <= IDLE; tk <= T_ADDR; st <= FREERUN; pres <= '0'; have_last <= '0';
-        prev_step <= '0'; integ <= (others => '0');
+        prev_step <= '0'; integ_ok <= '0';
         fadj <= (others => '0'); sreq <= '0'; freq <= '0';
         good <= (others => '0'); bad <= (others => '0'); rej_run <= (others => '0');
         c_gap <= (others => '0'); creq <= '0';
         sv_pend <= '0'; us_chk <= '0';
+      end if;
+    end if;
+  end process;
+
+  -- the accumulator: words enter at the top (the sum, or r's own low word
+  -- when a compare leaves r as it was), r >>= 1 for the multiply's shift,
+  -- cleared before a remainder or a multiply
+  r_sh <= '1' when c_wr = '0' else '0';
+  rreg : process (clk)
+  begin
+    if rising_edge(clk) then
+      if seq = M0 or (seq = LOADK and tk = T_ACT) then
+        r <= (others => '0');
+      elsif seq = RSHF then
+        r <= '0' & r(47 downto 1);
+      elsif is_op = '1' and tk = T_WR then
+        if r_sh = '1' then
+          r(47 downto 32) <= r(15 downto 0);
+        else
+          r(47 downto 32) <= sum_r(15 downto 0);
+        end if;
+        r(31 downto 0) <= r(47 downto 16);
       end if;
     end if;
   end process;
