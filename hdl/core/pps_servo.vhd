@@ -90,7 +90,7 @@ architecture rtl of pps_servo is
   --   MFIX  final restore (r < 0: r += interval)
   --   FOLD1 2r + interval(0) - interval >= 0?   FOLD2 r -= interval if so; err := r
   --   ABSE   r := |err|     CMP_S/CMP_L/CMP_R  r - step/lock/reject threshold
-  --   LCNT  good+1, bad+1 against lock_count (8-bit compares, no adder)
+  --   LCNT  run+1 against lock_count (8-bit compare, no adder)
   --   NEG   r := -err, the step
   --   LOADK the gain for the next multiply (ki, kp or kf)
   --   MULT  16 times r := 2r + mant bit * |err| (MSB first)
@@ -102,12 +102,13 @@ architecture rtl of pps_servo is
   type seq_t is (IDLE, G1, G2, G3, INC, CNTW, M0, MODS, MFIX, FOLD1, FOLD2, ABSE,
                  CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, LOADK, MULT, RSHF,
                  SATP, ACC, SATA, WAIT_ACK, LS1, LS2, HLD);
-  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_SR, A_US);
+  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_SR, A_PEND);
   type bsel_t is (B_ZERO, B_PAR, B_RAM, B_MAXP);
-  -- the servo's own word RAM: four 48-bit values, words 0..2 at slot * 4
+  -- the servo's own word RAM: five 48-bit values, words 0..2 at slot * 4
   constant S_AERR  : natural := 0;     -- |err|, the multiplicand
   constant S_INTEG : natural := 1;     -- the integrator (valid once integ_ok)
-  constant S_STAMP : natural := 2;     -- 2, 3: stamp_lo, ping-pong: the slot
+  constant S_US    : natural := 2;     -- us_since, 48 bits: never saturates
+  constant S_STAMP : natural := 3;     -- 3, 4: stamp_lo, ping-pong: the slot
                                        -- not named by sp holds last_lo
   type wram_t is array (0 to 255) of std_logic_vector(15 downto 0);
   type tk_t is (T_ADDR, T_SUM, T_WR, T_ACT);
@@ -121,7 +122,10 @@ architecture rtl of pps_servo is
   signal st  : std_logic_vector(1 downto 0) := FREERUN;
   signal last_lo, last_hi : unsigned(31 downto 0) := (others => '0');
   signal have_last, prev_step, pres : std_logic := '0';
-  signal us_since : unsigned(31 downto 0) := (others => '0');
+  -- microsecond ticks not yet added to us_since (the RAM word); us_zero:
+  -- us_since restarts at 0 (the RAM word is not read)
+  signal pend : unsigned(7 downto 0) := (others => '0');
+  signal us_zero : std_logic := '1';
   signal err  : signed(31 downto 0) := (others => '0');
   signal integ_ok : std_logic := '0';   -- the integrator in the RAM was written
   signal sp : std_logic := '0';         -- stamp slot the next stamp goes to
@@ -129,7 +133,9 @@ architecture rtl of pps_servo is
   signal ram_we : std_logic;
   signal ram_wa, ram_ra : natural range 0 to 255;
   signal ram_q : std_logic_vector(15 downto 0) := (others => '0');
-  signal good, bad : unsigned(7 downto 0) := (others => '0');
+  -- edges in a row within lock_thresh (LOCKING) or outside it (LOCKED):
+  -- one counter, as each state uses one and the other restarts at 0 on entry
+  signal run : unsigned(7 downto 0) := (others => '0');
   signal rej_run : unsigned(1 downto 0) := (others => '0');   -- 0..3 rejections in a row
   signal c_gap : unsigned(31 downto 0) := (others => '0');
   signal ret : seq_t := IDLE;
@@ -148,8 +154,8 @@ architecture rtl of pps_servo is
   signal l    : unsigned(15 downto 0) := (others => '0');  -- gain mantissa, MSB first
   signal cnt  : unsigned(5 downto 0) := (others => '0');
   signal shc  : unsigned(4 downto 0) := (others => '0');
-  signal f_ge, f_step, f_lock, f_rej, f_gc, f_bc : std_logic := '0';
-  signal sv_pend, us_chk : std_logic := '0';
+  signal f_ge, f_step, f_lock, f_rej, f_rc : std_logic := '0';
+  signal sv_pend : std_logic := '0';
   signal sum_r : unsigned(16 downto 0) := (others => '0');  -- word sum, carry out at 16
   signal cy   : std_logic := '0';                           -- carry between words
   signal rhb  : std_logic := '0';                           -- bit 15 of the last word, for 2r
@@ -159,7 +165,7 @@ architecture rtl of pps_servo is
   signal d_asel, c_asel : asel_t := A_R;
   signal d_bsel, c_bsel : bsel_t := B_ZERO;
   signal d_bx, c_bx, d_cin, c_cin, d_wr, c_wr, d_m32, c_m32 : std_logic := '0';
-  signal d_rs, c_rs, d_ws, c_ws : natural range 0 to 3 := 0;   -- RAM slots read / written
+  signal d_rs, c_rs, d_ws, c_ws : natural range 0 to 7 := 0;   -- RAM slots read / written
   signal d_we, c_we : std_logic := '0';
   signal r_sh : std_logic;              -- r(47..32) takes the shifted word, not the sum
   signal is_op : std_logic;
@@ -253,7 +259,11 @@ begin
           d_we <= '1';
         end if;
       when LS1 =>
-        d_asel <= A_US;
+        -- us_since += pend
+        d_asel <= A_PEND; d_rs <= S_US; d_ws <= S_US; d_we <= '1';
+        if us_zero = '0' then
+          d_bsel <= B_RAM;
+        end if;
       when others =>
         d_wr <= '0';           -- LCNT, LOADK: r rotates back to itself
     end case;
@@ -301,9 +311,8 @@ begin
         if wd = 0 then a <= sr(15 downto 0);
         elsif wd = 1 then a <= sr(31 downto 16);
         else a <= (others => '0'); end if;
-      when A_US =>
-        if wd = 0 then a <= us_since(15 downto 0);
-        elsif wd = 1 then a <= us_since(31 downto 16);
+      when A_PEND =>
+        if wd = 0 then a <= x"00" & pend;
         else a <= (others => '0'); end if;
       when others => a <= (others => '0');
     end case;
@@ -357,11 +366,16 @@ begin
 
       -- loss of PPS, counted in microseconds of the card's own clock; the
       -- test against loss_us is LS1/LS2
-      if us_tick = '1' then
-        us_chk <= '1';
-        if us_since /= x"FFFFFFFF" then
-          us_since <= us_since + 1;
+      if seq = LS1 and tk = T_SUM and wd = 0 then
+        -- pend enters the adder now
+        if us_tick = '1' then
+          pend <= to_unsigned(1, 8);
+        else
+          pend <= (others => '0');
         end if;
+        us_zero <= '0';
+      elsif us_tick = '1' and pend /= x"FF" then
+        pend <= pend + 1;
       end if;
       -- a stamp is taken whenever no edge is being worked on
       -- (into sr at once: the register file keeps no copy of the stamp)
@@ -410,8 +424,7 @@ begin
         if sv_pend = '1' then
           sv_pend <= '0';
           seq <= G1;
-        elsif us_chk = '1' and pres = '1' then
-          us_chk <= '0';
+        elsif pend /= 0 and pres = '1' then
           seq <= LS1;
         end if;
 
@@ -446,7 +459,7 @@ begin
           -- 1 % offset, that PI alone would take ~6 intervals to remove);
           -- a large one (still > step_thresh) repeats it.
           if f_step = '1' or prev_step = '1' then
-            good   <= (others => '0');
+            run    <= (others => '0');
             st     <= LOCKING;
             prev_step <= f_step;
             inc_sel <= P_STEPS;
@@ -461,14 +474,14 @@ begin
             prev_step <= '0';
             st <= LOCKING;
             if f_lock = '1' then
-              if f_gc = '1' then
+              run <= run + 1;
+              if f_rc = '1' then
                 st <= LOCKED;
-                bad <= (others => '0');
+                run <= (others => '0');
                 rej_run <= (others => '0');
               end if;
-              good <= good + 1;
             else
-              good <= (others => '0');
+              run <= (others => '0');
             end if;
             ph <= PH_I;
           end if;
@@ -480,7 +493,7 @@ begin
             seq <= INC;
             if rej_run = 3 then
               st <= LOCKING;     -- the reference really moved: re-acquire
-              good <= (others => '0');
+              run <= (others => '0');
               rej_run <= (others => '0');
             else
               rej_run <= rej_run + 1;
@@ -489,15 +502,15 @@ begin
             rej_run <= (others => '0');
             if st = HOLDOVER then
               st <= LOCKING;
-              good <= (others => '0');
+              run <= (others => '0');
             elsif f_lock = '0' then
-              if f_bc = '1' then
+              run <= run + 1;
+              if f_rc = '1' then
                 st <= LOCKING;
-                good <= (others => '0');
+                run <= (others => '0');
               end if;
-              bad <= bad + 1;
             else
-              bad <= (others => '0');
+              run <= (others => '0');
             end if;
             ph <= PH_I;
           end if;
@@ -521,8 +534,8 @@ begin
             have_last <= '1';
             sp        <= not sp;            -- this stamp's slot holds last_lo now
             pres      <= '1';
-            us_since  <= (others => '0');
-            us_chk    <= '0';
+            us_zero   <= '1';
+            pend      <= (others => '0');
             if mode = "10" then
               ret <= M0;
             end if;
@@ -559,15 +572,10 @@ begin
           f_rej <= not neg_f and not z_f;   -- |err| > reject_thresh
           seq <= LCNT;
         when LCNT =>
-          if good + 1 >= unsigned(par_q(7 downto 0)) then
-            f_gc <= '1';
+          if run + 1 >= unsigned(par_q(7 downto 0)) then
+            f_rc <= '1';
           else
-            f_gc <= '0';
-          end if;
-          if bad + 1 >= unsigned(par_q(7 downto 0)) then
-            f_bc <= '1';
-          else
-            f_bc <= '0';
+            f_rc <= '0';
           end if;
           seq <= DECIDE;
 
@@ -655,9 +663,9 @@ begin
         seq <= IDLE; tk <= T_ADDR; st <= FREERUN; pres <= '0'; have_last <= '0';
         prev_step <= '0'; integ_ok <= '0';
         fadj <= (others => '0'); sreq <= '0'; freq <= '0';
-        good <= (others => '0'); bad <= (others => '0'); rej_run <= (others => '0');
+        run <= (others => '0'); rej_run <= (others => '0');
         c_gap <= (others => '0'); creq <= '0';
-        sv_pend <= '0'; us_chk <= '0';
+        sv_pend <= '0'; pend <= (others => '0'); us_zero <= '1';
       end if;
     end if;
   end process;
