@@ -168,7 +168,7 @@ architecture rtl of pps_servo is
   signal d_rs, c_rs, d_ws, c_ws : natural range 0 to 7 := 0;   -- RAM slots read / written
   signal d_we, c_we : std_logic := '0';
   signal r_sh : std_logic;              -- r(47..32) takes the shifted word, not the sum
-  signal is_op : std_logic;
+  signal is_op, act, sr_load, glitch, accept : std_logic;
   signal bit0, shin : std_logic;
   signal a, b : unsigned(15 downto 0);
   signal s18 : unsigned(17 downto 0);
@@ -379,9 +379,7 @@ begin
       end if;
       -- a stamp is taken whenever no edge is being worked on
       -- (into sr at once: the register file keeps no copy of the stamp)
-      if stamp_valid = '1' and mode /= "00" and
-         (seq = IDLE or seq = LS1 or seq = LS2) then
-        sr <= stamp;
+      if sr_load = '1' then
         sv_pend <= '1';
       end if;
 
@@ -522,15 +520,11 @@ begin
         when G2 => seq <= G3;
         when G3 =>
           seq <= IDLE;
-          if have_last = '1' and neg_f = '1' then
-            c_gap <= c_gap + 1;
-          else
+          if glitch = '0' then
             accepted  <= '1';
             inc_sel   <= P_EDGES;
             seq       <= INC;
             ret       <= IDLE;
-            last_lo   <= sr(31 downto 0);
-            last_hi   <= sr(63 downto 32);
             have_last <= '1';
             sp        <= not sp;            -- this stamp's slot holds last_lo now
             pres      <= '1';
@@ -546,7 +540,6 @@ begin
           seq  <= CNTW;
 
         when MODS =>
-          sr  <= sr(62 downto 0) & sr(63);   -- 64 rotations give it back whole
           cnt <= cnt - 1;
           if cnt = 0 then
             seq <= MFIX;
@@ -557,7 +550,6 @@ begin
           f_ge <= not neg_f;
           seq  <= FOLD2;
         when FOLD2 =>
-          err <= signed(r(31 downto 0));
           seq <= ABSE;
         when ABSE =>
           seq <= CMP_S;
@@ -580,18 +572,15 @@ begin
           seq <= DECIDE;
 
         when NEG =>
-          step_r <= signed(r(31 downto 0));
           sreq   <= '1';
           seq    <= INC;
 
         when LOADK =>
-          l   <= unsigned(par_q(23 downto 8));
           shc <= unsigned(par_q(4 downto 0));
           cnt <= to_unsigned(15, 6);
           seq <= MULT;
         -- r = |err| * mant, one mantissa bit (MSB first) per operation
         when MULT =>
-          l   <= l(14 downto 0) & '0';
           cnt <= cnt - 1;
           if cnt = 0 then
             if shc = 0 then
@@ -613,11 +602,9 @@ begin
             when PH_F =>
               -- after a step: the learned frequency only, no P term
               integ_ok <= '1';
-              fadj  <= signed(r(31 downto 0));
               freq  <= '1';
               seq   <= WAIT_ACK;
             when others =>
-              fadj <= signed(r(31 downto 0));
               freq <= '1';
               seq  <= WAIT_ACK;
           end case;
@@ -635,7 +622,7 @@ begin
             end if;
           end if;
         when HLD =>
-          fadj <= signed(r(31 downto 0));  -- hold the learned frequency, drop the P term
+          -- fadj := integ: hold the learned frequency, drop the P term
           freq <= '1';
           inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
 
@@ -662,9 +649,9 @@ begin
       if rst = '1' then
         seq <= IDLE; tk <= T_ADDR; st <= FREERUN; pres <= '0'; have_last <= '0';
         prev_step <= '0'; integ_ok <= '0';
-        fadj <= (others => '0'); sreq <= '0'; freq <= '0';
+        sreq <= '0'; freq <= '0';
         run <= (others => '0'); rej_run <= (others => '0');
-        c_gap <= (others => '0'); creq <= '0';
+        creq <= '0';
         sv_pend <= '0'; pend <= (others => '0'); us_zero <= '1';
       end if;
     end if;
@@ -688,6 +675,49 @@ begin
           r(47 downto 32) <= sum_r(15 downto 0);
         end if;
         r(31 downto 0) <= r(47 downto 16);
+      end if;
+    end if;
+  end process;
+
+  -- registers loaded from the datapath, each in its own process with one
+  -- strobe: no per-state multiplexer in front of them
+  act <= '1' when is_op = '1' and tk = T_ACT else '0';
+  sr_load <= '1' when stamp_valid = '1' and mode /= "00" and
+                      (seq = IDLE or seq = LS1 or seq = LS2) else '0';
+  glitch <= have_last and neg_f;
+  accept <= '1' when seq = G3 and act = '1' and glitch = '0' else '0';
+  loads : process (clk)
+  begin
+    if rising_edge(clk) then
+      if sr_load = '1' then
+        sr <= stamp;
+      elsif seq = MODS and act = '1' then
+        sr <= sr(62 downto 0) & sr(63);   -- 64 rotations give it back whole
+      end if;
+      if accept = '1' then
+        last_lo <= sr(31 downto 0);
+        last_hi <= sr(63 downto 32);
+      end if;
+      if seq = FOLD2 and act = '1' then
+        err <= signed(r(31 downto 0));
+      end if;
+      if seq = NEG and act = '1' then
+        step_r <= signed(r(31 downto 0));
+      end if;
+      if seq = LOADK and act = '1' then
+        l <= unsigned(par_q(23 downto 8));
+      elsif seq = MULT and act = '1' then
+        l <= l(14 downto 0) & '0';
+      end if;
+      if act = '1' and ((seq = SATA and ph /= PH_I) or seq = HLD) then
+        fadj <= signed(r(31 downto 0));
+      end if;
+      if seq = G3 and act = '1' and glitch = '1' then
+        c_gap <= c_gap + 1;
+      end if;
+      if rst = '1' then
+        fadj <= (others => '0');
+        c_gap <= (others => '0');
       end if;
     end if;
   end process;
