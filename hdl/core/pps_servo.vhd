@@ -11,7 +11,7 @@
 -- Implementation: a single-accumulator machine with a word-serial
 -- datapath. The accumulator r is 48 bits, kept as three 16-bit words in a
 -- rotating register; every operation
---     r := A(r) + (B xor bx) + cin        A(r) in {r, 2r + bit, 0, not r}
+--     r := A + (B xor bx) + cin     A in {r, 2r + bit, 0, not r, stamp_lo, pend}
 -- runs over the three words low to high through ONE 16-bit adder, the
 -- carry kept in a flip-flop between words; each finished word enters r at
 -- the top, so after three words r holds the result in place. Compare
@@ -20,14 +20,17 @@
 -- intermediate exactly: the remainder (|r| < interval < 2^31), the gain
 -- product |err| * mant < 2^30 * 2^16 and integ -+ product < 2^32, so no
 -- step needs an overflow test other than the two saturations.
--- B is one 16-bit word of a parameter (par_q), a servo register (err,
--- integ, us_since, the stamp, the last stamp) or a saturation constant.
+-- B is one 16-bit word of a parameter (par_q, the register file's RAM), of
+-- the servo's own block RAM (wram: |err|, the integrator, us_since and the
+-- last stamp's low half, written word by word from the adder) or 2^31 - 1.
 -- All per-edge arithmetic (gap test, 64-step remainder, fold, absolute
 -- value, threshold compares, gain multiplies, saturating sums, the PPS-loss
--- test, the counters edges/rejects/losses/steps) goes through that adder.
--- Only the microsecond timer and the gap-glitch counter keep their own
--- incrementers. The four counters live in the register RAM: an INC step
+-- test and its microsecond count, the counters edges/rejects/losses/steps)
+-- goes through that adder. Only the gap-glitch counter (a port) keeps its
+-- own incrementer. The four counters live in the register RAM: an INC step
 -- reads one (par), adds one, and hands it back on cnt_req until cnt_ack.
+-- Flip-flops hold only what the ports show (last stamp, offset, step,
+-- frequency, glitches), the stamp being worked on, r and the control.
 --
 -- Timing of an operation: T_ADDR (the parameter address `par` settles and
 -- par_q follows a clock later; the operand selection is registered), then
@@ -35,8 +38,9 @@
 -- T_ACT (the step's decision): 8 bus clocks per operation, ~1000 per edge
 -- (15 us at 66 MHz). Every path is a register, one operand multiplexer and
 -- a 16-bit carry chain, or a 16-bit zero test.
--- The PPS-loss test (us_since >= loss_us) runs on the adder after each
--- microsecond tick while the sequencer is idle; a stamp that arrives
+-- The PPS-loss test (us_since >= loss_us) runs on the adder while the
+-- sequencer is idle and microsecond ticks are pending (pend, counted while
+-- an edge is worked on and added in one operation); a stamp that arrives
 -- meanwhile waits (stamp_valid is remembered).
 library ieee;
 use ieee.std_logic_1164.all;
@@ -83,7 +87,7 @@ architecture rtl of pps_servo is
   constant HOLDOVER : std_logic_vector(1 downto 0) := "11";
 
   -- Sequencer. Operations on the adder (8 clocks each):
-  --   G1    r := stamp_lo               G2  r := r - last_lo (mod 2^32)
+  --   G1    r := stamp_lo (kept in wram)  G2  r := r - last_lo (mod 2^32)
   --   G3    r - min_gap < 0? (gap glitch)
   --   INC   r := counter inc_sel + 1, then CNTW hands it back, continues at ret
   --   MODS  64 non-restoring remainder steps r := 2r + stamp bit -+ interval
@@ -96,7 +100,8 @@ architecture rtl of pps_servo is
   --   MULT  16 times r := 2r + mant bit * |err| (MSB first)
   --   SATP  r > 2^31 - 1: r := 2^31 - 1      ACC  r := integ -+ r
   --   SATA  r := r clamped to +-(2^31 - 1)
-  --   LS1   r := us_since    LS2  r - loss_us >= 0: PPS lost
+  --   LS1   r, us_since := us_since + pend     LS2  r - loss_us >= 0: PPS lost
+  --   HLD   r := integ, for freq_adj in holdover
   -- Other states take one clock: IDLE, CNTW, M0 (r := 0 before MODS),
   -- DECIDE (the state machine), RSHF (r >>= 1, shift times), WAIT_ACK.
   type seq_t is (IDLE, G1, G2, G3, INC, CNTW, M0, MODS, MFIX, FOLD1, FOLD2, ABSE,
