@@ -173,6 +173,7 @@ architecture rtl of pps_servo is
   signal d_rs, c_rs, d_ws, c_ws : natural range 0 to 7 := 0;   -- RAM slots read / written
   signal d_we, c_we : std_logic := '0';
   signal r_sh : std_logic;              -- r(47..32) takes the shifted word, not the sum
+  signal again, mbit : std_logic;
   signal is_op, act, sr_load, glitch, accept : std_logic;
   signal bit0, shin : std_logic;
   signal a, b : unsigned(15 downto 0);
@@ -232,7 +233,7 @@ begin
         d_bx <= not err(31); d_cin <= not err(31);
       when MULT =>
         d_asel <= A_SH;
-        if l(15) = '1' then
+        if mbit = '1' then
           d_bsel <= B_RAM; d_rs <= S_AERR;
         end if;
       when SATP =>
@@ -299,6 +300,11 @@ begin
     end case;
   end process;
 
+  -- MODS and MULT repeat without T_ADDR: their next round is decoded at
+  -- T_ACT, where the mantissa bit it uses is still one place down in l
+  again <= '1' when tk = T_ACT and (seq = MODS or seq = MULT) and cnt /= 0 else '0';
+  mbit <= l(14) when tk = T_ACT else l(15);
+
   -- the bit shifted into 2r: the stamp's next bit (remainder), the
   -- interval's lowest bit (fold), 0 (multiply); then the word below's top bit
   bit0 <= sr(63) when seq = MODS else
@@ -348,7 +354,7 @@ begin
   -- before the word's T_SUM (at T_ADDR for word 0, at T_WR for the next)
   ram_we <= '1' when is_op = '1' and tk = T_WR and c_we = '1' else '0';
   ram_wa <= c_ws * 4 + to_integer(wd);
-  ram_ra <= d_rs * 4 when tk = T_ADDR else c_rs * 4 + to_integer(wd + 1);
+  ram_ra <= d_rs * 4 when tk = T_ADDR or again = '1' else c_rs * 4 + to_integer(wd + 1);
   wram_p : process (clk)
   begin
     if rising_edge(clk) then
@@ -418,7 +424,17 @@ begin
               tk <= T_SUM;
             end if;
           when T_ACT =>
-            tk <= T_ADDR;
+            -- the next round of a loop reads the same parameter: no T_ADDR
+            if again = '1' then
+              c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
+              c_wr <= d_wr; c_m32 <= d_m32;
+              c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
+              wd <= (others => '0');
+              z_f <= '1';
+              tk <= T_SUM;
+            else
+              tk <= T_ADDR;
+            end if;
         end case;
       end if;
 
