@@ -35,8 +35,9 @@
 -- Timing of an operation: T_ADDR (the parameter address `par` settles and
 -- par_q follows a clock later; the operand selection is registered), then
 -- per word T_SUM (the sum is registered) and T_WR (the word enters r), then
--- T_ACT (the step's decision): 8 bus clocks per operation, ~1000 per edge
--- (15 us at 66 MHz). Every path is a register, one operand multiplexer and
+-- T_ACT (the step's decision): 8 bus clocks per operation (7 for a round of
+-- the remainder and multiply loops), at most ~860 per edge
+-- (13 us at 66.67 MHz). Every path is a register, one operand multiplexer and
 -- a 16-bit carry chain, or a 16-bit zero test.
 -- The PPS-loss test (us_since >= loss_us) runs on the adder while the
 -- sequencer is idle and microsecond ticks are pending (pend, counted while
