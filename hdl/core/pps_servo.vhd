@@ -8,25 +8,40 @@
 -- card's clock read late at the true second, i.e. it is ahead, so the
 -- correction to the period is negative.
 --
--- Implementation: the servo runs once per PPS edge, so all per-edge
--- arithmetic (gap test, remainder, fold, threshold compares, gain
--- multiplies, saturating sums, the counters edges/rejects/losses/steps)
--- goes through ONE 33-bit adder, one operation per step of the sequencer
--- below. The iCE40 HX8K is too small for a dedicated adder per operation.
--- Only the microsecond timer and the glitch counter keep their own
--- incrementers. The four counters live in the register RAM: a step reads
--- one (par), adds one, and hands it back on cnt_req until cnt_ack.
+-- Implementation: a single-accumulator machine with a word-serial
+-- datapath. The accumulator r is 48 bits, kept as three 16-bit words in a
+-- rotating register; every operation
+--     r := A + (B xor bx) + cin     A in {r, 2r + bit, 0, not r, stamp_lo, pend}
+-- runs over the three words low to high through ONE 16-bit adder, the
+-- carry kept in a flip-flop between words; each finished word enters r at
+-- the top, so after three words r holds the result in place. Compare
+-- operations rotate r instead of writing it. The sign of a result is bit
+-- 47 and its zero flag is accumulated over the words. 48 bits hold every
+-- intermediate exactly: the remainder (|r| < interval < 2^31), the gain
+-- product |err| * mant < 2^30 * 2^16 and integ -+ product < 2^32, so no
+-- step needs an overflow test other than the two saturations.
+-- B is one 16-bit word of a parameter (par_q, the register file's RAM), of
+-- the servo's own block RAM (wram: |err|, the integrator, us_since and the
+-- last stamp's low half, written word by word from the adder) or 2^31 - 1.
+-- All per-edge arithmetic (gap test, 64-step remainder, fold, absolute
+-- value, threshold compares, gain multiplies, saturating sums, the PPS-loss
+-- test and its microsecond count, the counters edges/rejects/losses/steps)
+-- goes through that adder. Only the gap-glitch counter (a port) keeps its
+-- own incrementer. The four counters live in the register RAM: an INC step
+-- reads one (par), adds one, and hands it back on cnt_req until cnt_ack.
+-- Flip-flops hold only what the ports show (last stamp, offset, step,
+-- frequency, glitches), the stamp being worked on, r and the control.
 --
--- Parameters (gains, thresholds, interval, loss time) are not held here:
--- the servo names the one it needs on `par` and reads it on `par_q` one
--- clock later, from the register file's block RAM. Each sequencer step
--- takes four clocks: the parameter address settles (1), the adder's
--- operands are registered (2), the sum is registered (3), the sum is used
--- (4). The registers cut the path operand multiplexer -> 34-bit adder ->
--- decisions and result multiplexers in three, for the 66 MHz bus clock
--- (57.7 MHz with the sum unregistered); about 650 clocks per edge.
--- The PPS-loss test (us_since >= loss_us) runs on the same adder after
--- each microsecond tick while the sequencer is idle; a stamp that arrives
+-- Timing of an operation: T_ADDR (the parameter address `par` settles and
+-- par_q follows a clock later; the operand selection is registered), then
+-- per word T_SUM (the sum is registered) and T_WR (the word enters r), then
+-- T_ACT (the step's decision): 8 bus clocks per operation (7 for a round of
+-- the remainder and multiply loops), at most ~860 per edge
+-- (13 us at 66.67 MHz). Every path is a register, one operand multiplexer and
+-- a 16-bit carry chain, or a 16-bit zero test.
+-- The PPS-loss test (us_since >= loss_us) runs on the adder while the
+-- sequencer is idle and microsecond ticks are pending (pend, counted while
+-- an edge is worked on and added in one operation); a stamp that arrives
 -- meanwhile waits (stamp_valid is remembered).
 library ieee;
 use ieee.std_logic_1164.all;
@@ -72,143 +87,204 @@ architecture rtl of pps_servo is
   constant LOCKED   : std_logic_vector(1 downto 0) := "10";
   constant HOLDOVER : std_logic_vector(1 downto 0) := "11";
 
-  -- Sequencer, one adder operation per state (four clocks each):
-  --   GAP1  r := stamp_lo - last_lo         GAP2  stamp_lo - last_lo < min_gap?
-  --   MODS  64 non-restoring remainder steps, one stamp bit each
+  -- Sequencer. Operations on the adder (8 clocks each):
+  --   G1    r := stamp_lo (kept in wram)  G2  r := r - last_lo (mod 2^32)
+  --   G3    r - min_gap < 0? (gap glitch)
+  --   INC   r := counter inc_sel + 1, then CNTW hands it back, continues at ret
+  --   MODS  64 non-restoring remainder steps r := 2r + stamp bit -+ interval
   --   MFIX  final restore (r < 0: r += interval)
-  --   FOLD1 r >= interval/2?                FOLD2 err := r (- interval)
-  --   CMP_S/CMP_L/CMP_R  |err| against step/lock/reject thresholds
-  --   LCNT  good+1, bad+1 against lock_count (no adder)
-  --   DECIDE  state machine; the adder makes -err for a step
-  --   LOADK the gain for the next multiply (ki, kp or kf; no adder)
-  --   MULT/RSHF/LSHF  |err| * mant >> shift (shift-and-add, then align)
-  --   ACC   integ/freq_adj := saturating integ -+ product
-  --   LOSS  loss_us - us_since <= 0: PPS lost
-  --   INC   counter inc_sel + 1 (read from the RAM), then CNTW writes it
-  --         back and continues at ret
-  type seq_t is (IDLE, GAP1, GAP2, MODS, MFIX, FOLD1, FOLD2, CMP_S, CMP_L, CMP_R,
-                 LCNT, DECIDE, LOADK, MULT, RSHF, LSHF, ACC, WAIT_ACK, LOSS,
-                 INC, CNTW);
-  type asel_t is (A_ZERO, A_STAMP, A_R, A_RSH, A_INTEG, A_PAR);
-  type bsel_t is (B_ZERO, B_LAST, B_PAR, B_ERR, B_R, B_MAX, B_US, B_ONES);
+  --   FOLD1 2r + interval(0) - interval >= 0?   FOLD2 r -= interval if so; err := r
+  --   ABSE   r := |err|     CMP_S/CMP_L/CMP_R  r - step/lock/reject threshold
+  --   LCNT  run+1 against lock_count (8-bit compare, no adder)
+  --   NEG   r := -err, the step
+  --   LOADK the gain for the next multiply (ki, kp or kf)
+  --   MULT  16 times r := 2r + mant bit * |err| (MSB first)
+  --   SATP  r > 2^31 - 1: r := 2^31 - 1      ACC  r := integ -+ r
+  --   SATA  r := r clamped to +-(2^31 - 1)
+  --   LS1   r, us_since := us_since + pend     LS2  r - loss_us >= 0: PPS lost
+  --   HLD   r := integ, for freq_adj in holdover
+  -- Other states take one clock: IDLE, CNTW, M0 (r := 0 before MODS),
+  -- DECIDE (the state machine), RSHF (r >>= 1, shift times), WAIT_ACK.
+  type seq_t is (IDLE, G1, G2, G3, INC, CNTW, M0, MODS, MFIX, FOLD1, FOLD2, ABSE,
+                 CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, LOADK, MULT, RSHF,
+                 SATP, ACC, SATA, WAIT_ACK, LS1, LS2, HLD);
+  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_SR, A_PEND);
+  type bsel_t is (B_ZERO, B_PAR, B_RAM, B_MAXP);
+  -- the servo's own word RAM: five 48-bit values, words 0..2 at slot * 4
+  constant S_AERR  : natural := 0;     -- |err|, the multiplicand
+  constant S_INTEG : natural := 1;     -- the integrator (valid once integ_ok)
+  constant S_US    : natural := 2;     -- us_since, 48 bits: never saturates
+  constant S_STAMP : natural := 3;     -- 3, 4: stamp_lo, ping-pong: the slot
+                                       -- not named by sp holds last_lo
+  type wram_t is array (0 to 255) of std_logic_vector(15 downto 0);
+  type tk_t is (T_ADDR, T_SUM, T_WR, T_ACT);
   -- which multiply: I (ki, then P follows), P (kp), F (kf after a step)
   type ph_t is (PH_I, PH_P, PH_F);
 
   signal seq : seq_t := IDLE;
+  signal tk  : tk_t := T_ADDR;
+  signal wd  : unsigned(1 downto 0) := (others => '0');   -- word 0..2 of the operation
   signal ph  : ph_t := PH_I;
   signal st  : std_logic_vector(1 downto 0) := FREERUN;
   signal last_lo, last_hi : unsigned(31 downto 0) := (others => '0');
   signal have_last, prev_step, pres : std_logic := '0';
-  signal us_since : unsigned(31 downto 0) := (others => '0');
+  -- microsecond ticks not yet added to us_since (the RAM word); us_zero:
+  -- us_since restarts at 0 (the RAM word is not read)
+  signal pend : unsigned(7 downto 0) := (others => '0');
+  signal us_zero : std_logic := '1';
   signal err  : signed(31 downto 0) := (others => '0');
-  signal integ : signed(31 downto 0) := (others => '0');
-  signal good, bad : unsigned(7 downto 0) := (others => '0');
+  signal integ_ok : std_logic := '0';   -- the integrator in the RAM was written
+  signal sp : std_logic := '0';         -- stamp slot the next stamp goes to
+  signal wram : wram_t;
+  signal ram_we : std_logic;
+  signal ram_wa, ram_ra : natural range 0 to 255;
+  signal ram_q : std_logic_vector(15 downto 0) := (others => '0');
+  -- edges in a row within lock_thresh (LOCKING) or outside it (LOCKED):
+  -- one counter, as each state uses one and the other restarts at 0 on entry
+  signal run : unsigned(7 downto 0) := (others => '0');
   signal rej_run : unsigned(1 downto 0) := (others => '0');   -- 0..3 rejections in a row
   signal c_gap : unsigned(31 downto 0) := (others => '0');
   signal ret : seq_t := IDLE;
   signal inc_sel : par_t := P_EDGES;
   signal creq : std_logic := '0';
-  signal cval : std_logic_vector(31 downto 0) := (others => '0');
   signal sreq, freq : std_logic := '0';
   -- -err at the step; |err| < 2^30 (it is folded to +-interval/2), so 32
   -- bits hold it and step_ns is its sign extension
   signal step_r : signed(31 downto 0) := (others => '0');
   signal fadj : signed(31 downto 0) := (others => '0');
 
-  -- datapath registers
-  signal sr   : unsigned(63 downto 0) := (others => '0');  -- stamp, shifted out MSB first
-  signal r    : unsigned(31 downto 0) := (others => '0');  -- remainder / product high
-  signal l    : unsigned(15 downto 0) := (others => '0');  -- multiplier / product low
+  -- datapath registers (no reset: every operation writes them before it
+  -- reads them, and the sequencer state that orders that is reset)
+  signal sr   : unsigned(63 downto 0) := (others => '0');  -- stamp, rotated MSB first
+  signal r    : unsigned(47 downto 0) := (others => '0');  -- accumulator, word 0 at 15..0
+  signal l    : unsigned(15 downto 0) := (others => '0');  -- gain mantissa, MSB first
   signal cnt  : unsigned(5 downto 0) := (others => '0');
   signal shc  : unsigned(4 downto 0) := (others => '0');
-  signal sticky : std_logic := '0';                         -- product bits above 31 seen
-  signal f_ge, f_step, f_lock, f_rej, f_gc, f_bc : std_logic := '0';
-  -- four clocks per step: 0 address, 1 operands, 2 sum, 3 act
-  signal phc  : unsigned(1 downto 0) := (others => '0');
-  signal sv_pend, us_chk : std_logic := '0';
-  signal opa, opb, sum_r : unsigned(33 downto 0) := (others => '0');
+  signal f_ge, f_step, f_lock, f_rej, f_rc : std_logic := '0';
+  signal sv_pend : std_logic := '0';
+  signal sum_r : unsigned(16 downto 0) := (others => '0');  -- word sum, carry out at 16
+  signal cy   : std_logic := '0';                           -- carry between words
+  signal rhb  : std_logic := '0';                           -- bit 15 of the last word, for 2r
+  signal neg_f, z_f : std_logic := '0';                     -- sign, all words zero
 
-  -- adder controls (from seq) and results
-  signal asel : asel_t;
-  signal bsel : bsel_t;
-  signal rbit, sub, asx, bsx : std_logic;
-  signal a, b : unsigned(31 downto 0);
-  signal s34 : unsigned(33 downto 0);
-  signal w : unsigned(31 downto 0);     -- result, 32 bits
-  signal neg : std_logic;               -- bit 32: borrow (unsigned) or sign (signed)
-  signal nz : std_logic;                -- result bits 31..0 not all zero
-  signal ovf_mul : std_logic;
-  signal sat_w : signed(31 downto 0);   -- result saturated to +-(2^31 - 1)
+  -- operand selection: decoded from the state (d_*), registered at T_ADDR (c_*)
+  signal d_asel, c_asel : asel_t := A_R;
+  signal d_bsel, c_bsel : bsel_t := B_ZERO;
+  signal d_bx, c_bx, d_cin, c_cin, d_wr, c_wr, d_m32, c_m32 : std_logic := '0';
+  signal d_rs, c_rs, d_ws, c_ws : natural range 0 to 7 := 0;   -- RAM slots read / written
+  signal d_we, c_we : std_logic := '0';
+  signal r_sh : std_logic;              -- r(47..32) takes the shifted word, not the sum
+  signal again, mbit : std_logic;
+  signal is_op, act, sr_load, glitch, accept : std_logic;
+  signal bit0, shin : std_logic;
+  signal a, b : unsigned(15 downto 0);
+  signal s18 : unsigned(17 downto 0);
+  signal cin : std_logic;
 begin
-  -- which operands the current state feeds the adder
+  -- which operation each state runs, from the state and flags that are
+  -- settled at T_ADDR
   ctl : process (all)
   begin
-    asel <= A_ZERO;
-    bsel <= B_ZERO;
-    rbit <= '0';
-    sub  <= '0';
-    asx  <= '0';
-    bsx  <= '0';
+    d_asel <= A_R;
+    d_bsel <= B_ZERO;
+    d_bx   <= '0';
+    d_cin  <= '0';
+    d_wr   <= '1';
+    d_m32  <= '0';
+    d_rs   <= S_AERR;
+    d_ws   <= S_AERR;
+    d_we   <= '0';
     case seq is
-      when GAP1 =>
-        asel <= A_STAMP; bsel <= B_LAST; sub <= '1';
-      when GAP2 =>
-        asel <= A_R; bsel <= B_PAR; sub <= '1';
+      when G1 =>
+        -- r := stamp_lo, also kept in the RAM (the next edge's last_lo)
+        d_asel <= A_SR;
+        d_we <= '1';
+        if sp = '1' then d_ws <= S_STAMP + 1; else d_ws <= S_STAMP; end if;
+      when G2 =>
+        d_bsel <= B_RAM; d_bx <= '1'; d_cin <= '1'; d_m32 <= '1';
+        if sp = '1' then d_rs <= S_STAMP; else d_rs <= S_STAMP + 1; end if;
+      when G3 | CMP_S | CMP_L | CMP_R | LS2 =>
+        d_bsel <= B_PAR; d_bx <= '1'; d_cin <= '1'; d_wr <= '0';
+      when INC =>
+        d_asel <= A_ZERO; d_bsel <= B_PAR; d_cin <= '1';
       when MODS =>
-        -- non-restoring: r stays in [-interval, interval), so 2r + bit fits
-        -- 32 bits modulo 2^32 and the result's sign is its bit 31
-        -- (interval < 2^31: the register refuses larger values)
-        asel <= A_RSH; rbit <= sr(63); bsel <= B_PAR; sub <= not r(31);
+        -- non-restoring: r stays in [-interval, interval)
+        d_asel <= A_SH; d_bsel <= B_PAR; d_bx <= not r(47); d_cin <= not r(47);
       when MFIX =>
-        asel <= A_R;
-        if r(31) = '1' then
-          bsel <= B_PAR;
+        if r(47) = '1' then
+          d_bsel <= B_PAR;
         end if;
       when FOLD1 =>
         -- r >= floor(interval/2)  <=>  2r + interval(0) >= interval
-        asel <= A_RSH; rbit <= par_q(0); bsel <= B_PAR; sub <= '1';
+        d_asel <= A_SH; d_bsel <= B_PAR; d_bx <= '1'; d_cin <= '1'; d_wr <= '0';
       when FOLD2 =>
-        asel <= A_R; sub <= '1';
+        d_bx <= '1'; d_cin <= '1';
         if f_ge = '1' then
-          bsel <= B_PAR;
+          d_bsel <= B_PAR;
         end if;
-      when CMP_S | CMP_L | CMP_R =>
-        -- threshold - |err|: subtract err when err >= 0, add it when < 0
-        asel <= A_PAR;
-        bsel <= B_ERR; bsx <= '1'; sub <= not err(31);
-      when LOSS =>
-        asel <= A_PAR; bsel <= B_US; sub <= '1';
-      when INC =>
-        asel <= A_PAR; bsel <= B_ONES; sub <= '1';   -- a - (-1)
-      when DECIDE =>
-        bsel <= B_ERR; sub <= '1';      -- 0 - err: the step
+      when ABSE =>
+        -- r := |r| (r = err), kept in the RAM as the multiplicand
+        d_we <= '1'; d_ws <= S_AERR;
+        if r(47) = '1' then
+          d_asel <= A_NR; d_cin <= '1';
+        end if;
+      when NEG =>
+        -- r := -err = |err| or -|err|
+        d_asel <= A_ZERO; d_bsel <= B_RAM; d_rs <= S_AERR;
+        d_bx <= not err(31); d_cin <= not err(31);
       when MULT =>
-        asel <= A_R;
-        if l(0) = '1' then              -- r + |err|
-          bsel <= B_ERR; bsx <= '1'; sub <= err(31);
+        d_asel <= A_SH;
+        if mbit = '1' then
+          d_bsel <= B_RAM; d_rs <= S_AERR;
         end if;
-      when RSHF =>
-        asel <= A_R;
-      when LSHF =>
-        asel <= A_RSH; rbit <= l(15);
-      when ACC =>
-        -- integ + (-y), y = sign(err) * product
-        asel <= A_INTEG; asx <= '1'; sub <= not err(31);
-        if ovf_mul = '1' then
-          bsel <= B_MAX;
-        else
-          bsel <= B_R;
+      when SATP =>
+        if r(47 downto 31) /= 0 then
+          d_asel <= A_ZERO; d_bsel <= B_MAXP;
+        end if;
+      when ACC | HLD =>
+        -- ACC: integ + (-y), y = sign(err) * product: integ - r when err >= 0
+        -- HLD: r := integ
+        d_rs <= S_INTEG;
+        if integ_ok = '1' then
+          d_bsel <= B_RAM;
+        end if;
+        if seq = HLD then
+          d_asel <= A_ZERO;
+        elsif err(31) = '0' then
+          d_asel <= A_NR; d_cin <= '1';
+        end if;
+      when SATA =>
+        -- |integ -+ r| < 2^32: bits 47..32 are all sign, overflow is bit
+        -- 31 differing from it; the negative bound is -(2^31 - 1)
+        if r(47) = '0' and r(31) = '1' then
+          d_asel <= A_ZERO; d_bsel <= B_MAXP;
+        elsif r(47) = '1' and r(31) = '0' then
+          d_asel <= A_ZERO; d_bsel <= B_MAXP; d_bx <= '1'; d_cin <= '1';
+        end if;
+        d_ws <= S_INTEG;
+        if ph /= PH_P then
+          d_we <= '1';
+        end if;
+      when LS1 =>
+        -- us_since += pend
+        d_asel <= A_PEND; d_rs <= S_US; d_ws <= S_US; d_we <= '1';
+        if us_zero = '0' then
+          d_bsel <= B_RAM;
         end if;
       when others =>
-        null;
+        d_wr <= '0';           -- LCNT, LOADK: r rotates back to itself
     end case;
   end process;
+
+  with seq select is_op <=
+    '0' when IDLE | CNTW | M0 | DECIDE | RSHF | WAIT_ACK,
+    '1' when others;
 
   -- the parameter each step reads
   parsel : process (all)
   begin
     case seq is
-      when GAP1 | GAP2 => par <= P_GAP;
+      when G1 | G2 | G3 => par <= P_GAP;
       when CMP_S => par <= P_STEP;
       when CMP_L => par <= P_LOCK;
       when CMP_R => par <= P_REJ;
@@ -219,52 +295,81 @@ begin
           when PH_P => par <= P_KP;
           when others => par <= P_KF;
         end case;
-      when IDLE | LOSS => par <= P_LOSS;
-      when INC => par <= inc_sel;
+      when IDLE | LS1 | LS2 | HLD => par <= P_LOSS;
+      when INC | CNTW => par <= inc_sel;
       when others => par <= P_INTERVAL;
     end case;
   end process;
 
-  with asel select a <=
-    sr(31 downto 0)                 when A_STAMP,
-    r                               when A_R,
-    r(30 downto 0) & rbit           when A_RSH,
-    unsigned(integ)                 when A_INTEG,
-    unsigned(par_q)                 when A_PAR,
-    (others => '0')                 when others;
-  with bsel select b <=
-    last_lo                         when B_LAST,
-    unsigned(par_q)                 when B_PAR,
-    unsigned(err)                   when B_ERR,
-    r                               when B_R,
-    x"7FFFFFFF"                     when B_MAX,
-    us_since                        when B_US,
-    x"FFFFFFFF"                     when B_ONES,
-    (others => '0')                 when others;
+  -- MODS and MULT repeat without T_ADDR: their next round is decoded at
+  -- T_ACT, where the mantissa bit it uses is still one place down in l
+  again <= '1' when tk = T_ACT and (seq = MODS or seq = MULT) and cnt /= 0 else '0';
+  mbit <= l(14) when tk = T_ACT else l(15);
 
-  -- a + (b xor sub) + sub in 33 bits, as one 34-bit add whose extra low bit
-  -- only generates the carry in (one adder, no separate carry-in adder).
-  -- The operands are registered in the step's second clock, the sum used
-  -- in its third.
-  operands : process (clk)
+  -- the bit shifted into 2r: the stamp's next bit (remainder), the
+  -- interval's lowest bit (fold), 0 (multiply); then the word below's top bit
+  bit0 <= sr(63) when seq = MODS else
+          par_q(0) when seq = FOLD1 else
+          '0';
+  shin <= bit0 when wd = 0 else rhb;
+
+  amux : process (all)
+  begin
+    case c_asel is
+      when A_R => a <= r(15 downto 0);
+      when A_SH => a <= r(14 downto 0) & shin;
+      when A_NR => a <= not r(15 downto 0);
+      when A_SR =>
+        if wd = 0 then a <= sr(15 downto 0);
+        elsif wd = 1 then a <= sr(31 downto 16);
+        else a <= (others => '0'); end if;
+      when A_PEND =>
+        if wd = 0 then a <= x"00" & pend;
+        else a <= (others => '0'); end if;
+      when others => a <= (others => '0');
+    end case;
+  end process;
+
+  -- word wd of the B operand: the RAM word (read a clock ahead), the
+  -- parameter (zero-extended) or 2^31 - 1
+  bmux : process (all)
+    variable v : unsigned(15 downto 0);
+  begin
+    v := (others => '0');
+    case c_bsel is
+      when B_RAM =>
+        v := unsigned(ram_q);
+      when B_PAR =>
+        if wd = 0 then v := unsigned(par_q(15 downto 0));
+        elsif wd = 1 then v := unsigned(par_q(31 downto 16)); end if;
+      when B_MAXP =>
+        if wd = 0 then v := x"FFFF";
+        elsif wd = 1 then v := x"7FFF"; end if;
+      when others =>
+        null;
+    end case;
+    b <= v xor (15 downto 0 => c_bx);
+  end process;
+
+  -- the servo's RAM: written with the finished word at T_WR, read a clock
+  -- before the word's T_SUM (at T_ADDR for word 0, at T_WR for the next)
+  ram_we <= '1' when is_op = '1' and tk = T_WR and c_we = '1' else '0';
+  ram_wa <= c_ws * 4 + to_integer(wd);
+  ram_ra <= d_rs * 4 when tk = T_ADDR or again = '1' else c_rs * 4 + to_integer(wd + 1);
+  wram_p : process (clk)
   begin
     if rising_edge(clk) then
-      opa <= (asx and a(31)) & a & '1';
-      opb <= ((bsx and b(31)) & b & '0') xor (33 downto 0 => sub);
-      sum_r <= opa + opb;
+      if ram_we = '1' then
+        wram(ram_wa) <= std_logic_vector(sum_r(15 downto 0));
+      end if;
+      ram_q <= wram(ram_ra);
     end if;
   end process;
-  s34 <= sum_r;
-  w   <= s34(32 downto 1);
-  neg <= s34(33);
-  nz  <= '1' when w /= x"00000000" else '0';
-  -- the product, already aligned in r: above 2^31 - 1 it saturates
-  ovf_mul <= sticky or r(31);
-  -- signed overflow of integ -+ product: bit 32 differs from bit 31. The
-  -- negative bound is -(2^31 - 1), as sat_add had it.
-  sat_w <= x"7FFFFFFF" when neg = '0' and w(31) = '1' else
-           x"80000001" when neg = '1' and w(31) = '0' else
-           signed(w);
+
+  -- a + b + cin in 16 bits as one 18-bit add whose extra low bit only
+  -- generates the carry in (one carry chain)
+  cin <= c_cin when wd = 0 else cy;
+  s18 <= ('0' & a & '1') + ('0' & b & cin);
 
   process (clk)
   begin
@@ -272,34 +377,75 @@ begin
       accepted <= '0';
 
       -- loss of PPS, counted in microseconds of the card's own clock; the
-      -- test against loss_us is the LOSS step
-      if us_tick = '1' then
-        us_chk <= '1';
-        if us_since /= x"FFFFFFFF" then
-          us_since <= us_since + 1;
+      -- test against loss_us is LS1/LS2
+      if seq = LS1 and tk = T_SUM and wd = 0 then
+        -- pend enters the adder now
+        if us_tick = '1' then
+          pend <= to_unsigned(1, 8);
+        else
+          pend <= (others => '0');
         end if;
+        us_zero <= '0';
+      elsif us_tick = '1' and pend /= x"FF" then
+        pend <= pend + 1;
       end if;
       -- a stamp is taken whenever no edge is being worked on
       -- (into sr at once: the register file keeps no copy of the stamp)
-      if stamp_valid = '1' and mode /= "00" and (seq = IDLE or seq = LOSS) then
-        sr <= stamp;
+      if sr_load = '1' then
         sv_pend <= '1';
       end if;
 
-      -- steps other than IDLE and WAIT_ACK act in their fourth clock
-      if seq = IDLE or seq = WAIT_ACK or seq = CNTW or phc = 3 then
-        phc <= (others => '0');
-      else
-        phc <= phc + 1;
+      if is_op = '1' then
+        case tk is
+          when T_ADDR =>
+            c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
+            c_wr <= d_wr; c_m32 <= d_m32;
+            c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
+            wd <= (others => '0');
+            z_f <= '1';
+            tk <= T_SUM;
+          when T_SUM =>
+            if wd = 2 and c_m32 = '1' then
+              sum_r <= (others => '0');      -- mod 2^32: the result's word 2 is 0
+            else
+              sum_r <= s18(17 downto 1);
+            end if;
+            rhb <= r(15);
+            tk <= T_WR;
+          when T_WR =>
+            cy <= sum_r(16);
+            neg_f <= sum_r(15);
+            if sum_r(15 downto 0) /= 0 then
+              z_f <= '0';
+            end if;
+            wd <= wd + 1;
+            if wd = 2 then
+              tk <= T_ACT;
+            else
+              tk <= T_SUM;
+            end if;
+          when T_ACT =>
+            -- the next round of a loop reads the same parameter: no T_ADDR
+            if again = '1' then
+              c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
+              c_wr <= d_wr; c_m32 <= d_m32;
+              c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
+              wd <= (others => '0');
+              z_f <= '1';
+              tk <= T_SUM;
+            else
+              tk <= T_ADDR;
+            end if;
+        end case;
       end if;
 
+      -- the steps' decisions: one clock states, and operations at T_ACT
       if seq = IDLE then
         if sv_pend = '1' then
           sv_pend <= '0';
-          seq <= GAP1;
-        elsif us_chk = '1' and pres = '1' then
-          us_chk <= '0';
-          seq <= LOSS;
+          seq <= G1;
+        elsif pend /= 0 and pres = '1' then
+          seq <= LS1;
         end if;
 
       elsif seq = WAIT_ACK then
@@ -313,232 +459,202 @@ begin
           seq <= ret;
         end if;
 
-      elsif phc = 3 then
+      elsif seq = M0 then
+        cnt <= (others => '1');              -- 64 steps
+        seq <= MODS;
+
+      elsif seq = RSHF then
+        shc <= shc - 1;
+        if shc = 1 then
+          seq <= SATP;
+        end if;
+
+      elsif seq = DECIDE then
+        seq <= LOADK;
+        if st = FREERUN or st = LOCKING then
+          -- One interval after a step the error is pure frequency error,
+          -- however small: it is removed as a step plus a frequency
+          -- estimate. A small one ends the acquisition (the linear
+          -- estimate leaves a residual of (y * interval)^2, 1 us after a
+          -- 1 % offset, that PI alone would take ~6 intervals to remove);
+          -- a large one (still > step_thresh) repeats it.
+          if f_step = '1' or prev_step = '1' then
+            run    <= (others => '0');
+            st     <= LOCKING;
+            prev_step <= f_step;
+            inc_sel <= P_STEPS;
+            seq    <= NEG;
+            if prev_step = '1' then
+              ph  <= PH_F;
+              ret <= LOADK;
+            else
+              ret <= WAIT_ACK;
+            end if;
+          else
+            prev_step <= '0';
+            st <= LOCKING;
+            if f_lock = '1' then
+              run <= run + 1;
+              if f_rc = '1' then
+                st <= LOCKED;
+                run <= (others => '0');
+                rej_run <= (others => '0');
+              end if;
+            else
+              run <= (others => '0');
+            end if;
+            ph <= PH_I;
+          end if;
+        else
+          -- LOCKED or HOLDOVER: a far-off edge must not yank the clock
+          if f_rej = '1' then
+            inc_sel <= P_REJECTS;
+            ret <= IDLE;
+            seq <= INC;
+            if rej_run = 3 then
+              st <= LOCKING;     -- the reference really moved: re-acquire
+              run <= (others => '0');
+              rej_run <= (others => '0');
+            else
+              rej_run <= rej_run + 1;
+            end if;
+          else
+            rej_run <= (others => '0');
+            if st = HOLDOVER then
+              st <= LOCKING;
+              run <= (others => '0');
+            elsif f_lock = '0' then
+              run <= run + 1;
+              if f_rc = '1' then
+                st <= LOCKING;
+                run <= (others => '0');
+              end if;
+            else
+              run <= (others => '0');
+            end if;
+            ph <= PH_I;
+          end if;
+        end if;
+
+      elsif is_op = '1' and tk = T_ACT then
       case seq is
+        when G1 => seq <= G2;
+        when G2 => seq <= G3;
+        when G3 =>
+          seq <= IDLE;
+          if glitch = '0' then
+            accepted  <= '1';
+            inc_sel   <= P_EDGES;
+            seq       <= INC;
+            ret       <= IDLE;
+            have_last <= '1';
+            sp        <= not sp;            -- this stamp's slot holds last_lo now
+            pres      <= '1';
+            us_zero   <= '1';
+            pend      <= (others => '0');
+            if mode = "10" then
+              ret <= M0;
+            end if;
+          end if;
+
         when INC =>
-          cval <= std_logic_vector(w);
           creq <= '1';
           seq  <= CNTW;
 
-        when LOSS =>
-          seq <= IDLE;
-          if neg = '1' or nz = '0' then     -- us_since >= loss_us
-            pres <= '0';
-            have_last <= '0';       -- the gap test is meaningless across a loss
-            if st = LOCKING or st = LOCKED then
-              st <= HOLDOVER;
-              inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
-              fadj <= integ;          -- hold the learned frequency, drop the P term
-              freq <= '1';
-            end if;
-          end if;
-
-        when GAP1 =>
-          r   <= w;
-          seq <= GAP2;
-
-        when GAP2 =>
-          seq <= IDLE;
-          if have_last = '1' and neg = '1' then
-            c_gap <= c_gap + 1;
-          else
-            accepted  <= '1';
-            inc_sel   <= P_EDGES;
-            ret       <= IDLE;
-            seq       <= INC;
-            last_lo   <= sr(31 downto 0);
-            last_hi   <= sr(63 downto 32);
-            have_last <= '1';
-            pres      <= '1';
-            us_since  <= (others => '0');
-            us_chk    <= '0';
-            if mode = "10" then
-              r   <= (others => '0');
-              cnt <= (others => '1');       -- 64 steps
-              ret <= MODS;
-            end if;
-          end if;
-
         when MODS =>
-          r  <= w;
-          sr <= sr(62 downto 0) & '0';
           cnt <= cnt - 1;
           if cnt = 0 then
             seq <= MFIX;
           end if;
-
         when MFIX =>
-          r   <= w;
           seq <= FOLD1;
-
         when FOLD1 =>
-          f_ge <= not neg;
+          f_ge <= not neg_f;
           seq  <= FOLD2;
-
         when FOLD2 =>
-          err <= signed(w);
+          seq <= ABSE;
+        when ABSE =>
           seq <= CMP_S;
-
+        -- r = |err| against the thresholds
         when CMP_S =>
-          f_step <= neg;                    -- |err| > step_thresh
+          f_step <= not neg_f and not z_f;  -- |err| > step_thresh
           seq <= CMP_L;
         when CMP_L =>
-          f_lock <= not neg and nz;         -- |err| < lock_thresh
+          f_lock <= neg_f;                  -- |err| < lock_thresh
           seq <= CMP_R;
         when CMP_R =>
-          f_rej <= neg;                     -- |err| > reject_thresh
+          f_rej <= not neg_f and not z_f;   -- |err| > reject_thresh
           seq <= LCNT;
         when LCNT =>
-          if good + 1 >= unsigned(par_q(7 downto 0)) then
-            f_gc <= '1';
+          if run + 1 >= unsigned(par_q(7 downto 0)) then
+            f_rc <= '1';
           else
-            f_gc <= '0';
-          end if;
-          if bad + 1 >= unsigned(par_q(7 downto 0)) then
-            f_bc <= '1';
-          else
-            f_bc <= '0';
+            f_rc <= '0';
           end if;
           seq <= DECIDE;
 
-        when DECIDE =>
-          seq <= IDLE;
-          -- start of a multiply (used unless the branch below says otherwise)
-          r <= (others => '0');
-          sticky <= '0';
-          cnt <= to_unsigned(15, 6);
-          if st = FREERUN or st = LOCKING then
-            -- One interval after a step the error is pure frequency error,
-            -- however small: it is removed as a step plus a frequency
-            -- estimate. A small one ends the acquisition (the linear
-            -- estimate leaves a residual of (y * interval)^2, 1 us after a
-            -- 1 % offset, that PI alone would take ~6 intervals to remove);
-            -- a large one (still > step_thresh) repeats it.
-            if f_step = '1' or prev_step = '1' then
-              step_r <= signed(w);
-              sreq   <= '1';
-              good   <= (others => '0');
-              st     <= LOCKING;
-              prev_step <= f_step;
-              inc_sel <= P_STEPS;
-              seq    <= INC;
-              if prev_step = '1' then
-                ph  <= PH_F;
-                ret <= LOADK;
-              else
-                ret <= WAIT_ACK;
-              end if;
-            else
-              prev_step <= '0';
-              st <= LOCKING;
-              if f_lock = '1' then
-                if f_gc = '1' then
-                  st <= LOCKED;
-                  bad <= (others => '0');
-                  rej_run <= (others => '0');
-                end if;
-                good <= good + 1;
-              else
-                good <= (others => '0');
-              end if;
-              ph  <= PH_I;
-              seq <= LOADK;
-            end if;
-          else
-            -- LOCKED or HOLDOVER: a far-off edge must not yank the clock
-            if f_rej = '1' then
-              inc_sel <= P_REJECTS;
-              ret <= IDLE;
-              seq <= INC;
-              if rej_run = 3 then
-                st <= LOCKING;     -- the reference really moved: re-acquire
-                good <= (others => '0');
-                rej_run <= (others => '0');
-              else
-                rej_run <= rej_run + 1;
-              end if;
-            else
-              rej_run <= (others => '0');
-              if st = HOLDOVER then
-                st <= LOCKING;
-                good <= (others => '0');
-              elsif f_lock = '0' then
-                if f_bc = '1' then
-                  st <= LOCKING;
-                  good <= (others => '0');
-                end if;
-                bad <= bad + 1;
-              else
-                bad <= (others => '0');
-              end if;
-              ph  <= PH_I;
-              seq <= LOADK;
-            end if;
-          end if;
+        when NEG =>
+          sreq   <= '1';
+          seq    <= INC;
 
         when LOADK =>
-          l   <= unsigned(par_q(23 downto 8));
           shc <= unsigned(par_q(4 downto 0));
+          cnt <= to_unsigned(15, 6);
           seq <= MULT;
-
-        -- {r, l} := (r + l(0) * |err|) >> 1, 16 times: {r, l} = |err| * mant
+        -- r = |err| * mant, one mantissa bit (MSB first) per operation
         when MULT =>
-          r <= s34(33 downto 2);
-          l <= s34(1) & l(15 downto 1);
           cnt <= cnt - 1;
           if cnt = 0 then
-            cnt <= to_unsigned(15, 6);
             if shc = 0 then
-              seq <= LSHF;
+              seq <= SATP;
             else
               seq <= RSHF;
             end if;
           end if;
-        -- {r, l} >>= shift
-        when RSHF =>
-          r <= s34(33 downto 2);
-          l <= s34(1) & l(15 downto 1);
-          shc <= shc - 1;
-          if shc = 1 then
-            seq <= LSHF;
-          end if;
-        -- {r, l} <<= 16: r is the low 32 bits of the result, sticky the rest
-        when LSHF =>
-          sticky <= sticky or r(31);
-          r <= w;
-          l <= l(14 downto 0) & '0';
-          cnt <= cnt - 1;
-          if cnt = 0 then
-            seq <= ACC;
-          end if;
-
+        when SATP =>
+          seq <= ACC;
         when ACC =>
+          seq <= SATA;
+        when SATA =>
           case ph is
             when PH_I =>
-              integ <= sat_w;
-              r <= (others => '0');
-              sticky <= '0';
-              cnt <= to_unsigned(15, 6);
+              integ_ok <= '1';
               ph  <= PH_P;
               seq <= LOADK;
             when PH_F =>
               -- after a step: the learned frequency only, no P term
-              integ <= sat_w;
-              fadj  <= sat_w;
+              integ_ok <= '1';
               freq  <= '1';
               seq   <= WAIT_ACK;
             when others =>
-              fadj <= sat_w;
               freq <= '1';
               seq  <= WAIT_ACK;
           end case;
+
+        when LS1 =>
+          seq <= LS2;
+        when LS2 =>
+          seq <= IDLE;
+          if neg_f = '0' then               -- us_since >= loss_us
+            pres <= '0';
+            have_last <= '0';       -- the gap test is meaningless across a loss
+            if st = LOCKING or st = LOCKED then
+              st <= HOLDOVER;
+              seq <= HLD;
+            end if;
+          end if;
+        when HLD =>
+          -- fadj := integ: hold the learned frequency, drop the P term
+          freq <= '1';
+          inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
 
         when others =>
           null;
       end case;
       end if;
 
-      if mode /= "10" and (seq = IDLE or seq = GAP1 or seq = GAP2 or seq = LOSS) then
+      if mode /= "10" and (seq = IDLE or seq = G1 or seq = G2 or seq = G3 or
+                           seq = LS1 or seq = LS2) then
         st <= FREERUN;
         prev_step <= '0';
       end if;
@@ -553,12 +669,77 @@ begin
       end if;
 
       if rst = '1' then
-        seq <= IDLE; st <= FREERUN; pres <= '0'; have_last <= '0';
-        prev_step <= '0'; integ <= (others => '0');
-        fadj <= (others => '0'); sreq <= '0'; freq <= '0';
-        good <= (others => '0'); bad <= (others => '0'); rej_run <= (others => '0');
-        c_gap <= (others => '0'); creq <= '0';
-        phc <= (others => '0'); sv_pend <= '0'; us_chk <= '0';
+        seq <= IDLE; tk <= T_ADDR; st <= FREERUN; pres <= '0'; have_last <= '0';
+        prev_step <= '0'; integ_ok <= '0';
+        sreq <= '0'; freq <= '0';
+        run <= (others => '0'); rej_run <= (others => '0');
+        creq <= '0';
+        sv_pend <= '0'; pend <= (others => '0'); us_zero <= '1';
+      end if;
+    end if;
+  end process;
+
+  -- the accumulator: words enter at the top (the sum, or r's own low word
+  -- when a compare leaves r as it was), r >>= 1 for the multiply's shift,
+  -- cleared before a remainder or a multiply
+  r_sh <= '1' when c_wr = '0' else '0';
+  rreg : process (clk)
+  begin
+    if rising_edge(clk) then
+      if seq = M0 or (seq = LOADK and tk = T_ACT) then
+        r <= (others => '0');
+      elsif seq = RSHF then
+        r <= '0' & r(47 downto 1);
+      elsif is_op = '1' and tk = T_WR then
+        if r_sh = '1' then
+          r(47 downto 32) <= r(15 downto 0);
+        else
+          r(47 downto 32) <= sum_r(15 downto 0);
+        end if;
+        r(31 downto 0) <= r(47 downto 16);
+      end if;
+    end if;
+  end process;
+
+  -- registers loaded from the datapath, each in its own process with one
+  -- strobe: no per-state multiplexer in front of them
+  act <= '1' when is_op = '1' and tk = T_ACT else '0';
+  sr_load <= '1' when stamp_valid = '1' and mode /= "00" and
+                      (seq = IDLE or seq = LS1 or seq = LS2) else '0';
+  glitch <= have_last and neg_f;
+  accept <= '1' when seq = G3 and act = '1' and glitch = '0' else '0';
+  loads : process (clk)
+  begin
+    if rising_edge(clk) then
+      if sr_load = '1' then
+        sr <= stamp;
+      elsif seq = MODS and act = '1' then
+        sr <= sr(62 downto 0) & sr(63);   -- 64 rotations give it back whole
+      end if;
+      if accept = '1' then
+        last_lo <= sr(31 downto 0);
+        last_hi <= sr(63 downto 32);
+      end if;
+      if seq = FOLD2 and act = '1' then
+        err <= signed(r(31 downto 0));
+      end if;
+      if seq = NEG and act = '1' then
+        step_r <= signed(r(31 downto 0));
+      end if;
+      if seq = LOADK and act = '1' then
+        l <= unsigned(par_q(23 downto 8));
+      elsif seq = MULT and act = '1' then
+        l <= l(14 downto 0) & '0';
+      end if;
+      if act = '1' and ((seq = SATA and ph /= PH_I) or seq = HLD) then
+        fadj <= signed(r(31 downto 0));
+      end if;
+      if seq = G3 and act = '1' and glitch = '1' then
+        c_gap <= c_gap + 1;
+      end if;
+      if rst = '1' then
+        fadj <= (others => '0');
+        c_gap <= (others => '0');
       end if;
     end if;
   end process;
@@ -574,5 +755,5 @@ begin
   gap_glitches <= c_gap;
   cnt_req <= creq;
   cnt_sel <= inc_sel;
-  cnt_val <= cval;
+  cnt_val <= std_logic_vector(r(31 downto 0));
 end architecture;

@@ -35,6 +35,7 @@ architecture sim of tb_pps_servo is
   signal cnt_val : std_logic_vector(31 downto 0);
   signal loss_us : unsigned(31 downto 0) := to_unsigned(1_500_000, 32);
   signal done : boolean := false;
+  signal worst_lat : natural := 0;
   signal par : par_t;
   signal par_q : std_logic_vector(31 downto 0) := (others => '0');
 begin
@@ -81,6 +82,28 @@ begin
   end process;
 
   clk <= not clk after 7.5 ns when not done;
+
+  -- how long the servo works on an edge: clocks from stamp_valid to its
+  -- frequency request (the last thing an edge does), longest seen
+  latency : process (clk)
+    variable since : integer := -1;
+    variable worst : natural := 0;
+  begin
+    if rising_edge(clk) then
+      if stamp_valid = '1' then
+        since := 0;
+      elsif since >= 0 then
+        since := since + 1;
+        if freq_req = '1' then
+          if since > worst then
+            worst := since;
+            worst_lat <= since;
+          end if;
+          since := -1;
+        end if;
+      end if;
+    end if;
+  end process;
 
   dut : entity work.pps_servo
     port map (
@@ -272,6 +295,8 @@ begin
     check(corr = fa0, "report mode steered the clock");
     check(state = "00", "report mode must show FREERUN");
 
+    report "tb_pps_servo: longest edge (stamp to frequency request) " &
+           integer'image(worst_lat) & " clocks";
     if errs = 0 then
       report "tb_pps_servo: PASS";
     else
