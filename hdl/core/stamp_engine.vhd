@@ -235,8 +235,10 @@ architecture rtl of stamp_engine is
   signal en, cause_en : std_logic;
   -- ring base: the high word in flip-flops; the low word is read from the
   -- row onto the RAM output in every state that leads to an address
-  -- computation (S_PLAN0, S_CHK), so it costs neither flip-flops nor clocks
-  signal base_hi, base_hi1 : unsigned(31 downto 0);  -- and + 1, for the carry
+  -- computation (S_PLAN0, S_CHK), so it costs neither flip-flops nor clocks.
+  -- An entry whose address carries into the high word (a ring across a
+  -- 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
+  signal base_hi : unsigned(31 downto 0);
   signal alo     : unsigned(30 downto 0);      -- low word + offset, carry
   signal count   : unsigned(15 downto 0);
   signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
@@ -275,8 +277,7 @@ begin
   -- address of the current entry's done word or stamp field
   -- r_rdata holds the row's ring_base_lo in S_PLAN0 and S_CHK (see r_raddr)
   alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eoff + field_w, 31);
-  ent_addr <= base_hi1 & alo(29 downto 0) when alo(30) = '1' else
-              base_hi & alo(29 downto 0);
+  ent_addr <= base_hi & alo(29 downto 0);
   field_w  <= dnw when st = S_PLAN0 else stw;
 
   -- the next capture waiting is for this slot: leave the rest to it
@@ -394,7 +395,6 @@ begin
         en <= '0';
         cause_en <= '0';
         base_hi <= (others => '0');
-        base_hi1 <= (others => '0');
         count <= (others => '0');
         sw <= (others => '0');
         stw <= (others => '0');
@@ -563,7 +563,6 @@ begin
                 when 1 => null;   -- ring_base_lo: read where it is used
                 when 2 =>
                   base_hi <= unsigned(r_rdata);
-                  base_hi1 <= unsigned(r_rdata) + 1;   -- off the address path
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
                 when 4 =>
                   sw <= unsigned(r_rdata(9 downto 2));
@@ -686,7 +685,7 @@ begin
             -- eoff = idx * sw (kept as the index moves); the index must be
             -- inside the ring and the fields inside an entry
             if en = '0' or count = 0 or cfg_bad = '1' or sw < 2 or stw + 1 >= sw or dnw >= sw
-               or idx >= count or left = 0 then
+               or idx >= count or left = 0 or alo(30) = '1' then
               st <= S_UPD;
               step <= (others => '0');
             else
@@ -795,6 +794,10 @@ begin
               r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
               r_wdata <= x"0000" & cap_data;
               fresh <= '1';
+            elsif alo(30) = '1' then
+              -- the stamp field would carry into the ring base's high word
+              st <= S_UPD;
+              step <= (others => '0');
             else
               daddr <= ent_addr;   -- stamp field of entry idx
               dv <= '1';
