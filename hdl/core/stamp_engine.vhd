@@ -324,7 +324,16 @@ begin
   stamp_hi <= MARKER & '0' & batched_now & std_logic_vector(seq) & ns(47 downto 32);
 
   -- RAM read address: the step's word of the slot's row, or the window's
-  r_raddr <= win_slot & win_word when st = S_IDLE or st = S_WIN or st = S_WGAP else
+  -- The RAM has no read-during-write logic (stamp_slot_ram, `_nrw`): no
+  -- clock reads the word written at its end. The writes and the reads at
+  -- the same edge: S_INIT writes step - 1 and reads step; a pop's last_data
+  -- goes in while S_RCA0 reads ctrl; a takeover's while S_CHK reads the
+  -- ring base; S_UPD writes item u while reading item u + 2; the last item
+  -- (index, in S_EV) and the window's word (in S_WGAP) while captures is
+  -- read, a word neither of them writes (read-only in the window).
+  r_raddr <= std_logic_vector(step) when st = S_INIT else
+             slot & std_logic_vector(to_unsigned(W_CAPTURES, 5)) when st = S_WGAP or st = S_EV else
+             win_slot & win_word when st = S_IDLE or st = S_WIN else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
@@ -885,8 +894,8 @@ begin
 
   settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
 
-  -- the RAM output holds the window word until the clock after the ack
-  -- (the read address stays on the window through S_WGAP)
+  -- the RAM output holds the window word in the clock of the ack (S_WGAP:
+  -- the read issued in S_WIN), when capture_regs takes it
   win_rdata <= r_rdata;
   d_valid   <= dv;
   d_write   <= dwr;
