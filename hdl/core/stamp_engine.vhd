@@ -245,6 +245,9 @@ architecture rtl of stamp_engine is
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
   signal idx     : unsigned(15 downto 0);
   signal eoff    : unsigned(23 downto 0);      -- idx * sw
+  -- the one adder on eoff: + the multiplicand (S_MUL), + stride (S_WRITE,
+  -- the next entry), + the field offset (entry addresses)
+  signal eadd_b, eadd : unsigned(23 downto 0);
   signal seq     : unsigned(7 downto 0);
   signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
   signal mplier  : unsigned(7 downto 0);
@@ -276,7 +279,11 @@ begin
 
   -- address of the current entry's done word or stamp field
   -- r_rdata holds the row's ring_base_lo in S_PLAN0 and S_CHK (see r_raddr)
-  alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eoff + field_w, 31);
+  eadd_b <= mcand when st = S_MUL else
+            resize(sw, 24) when st = S_WRITE else
+            resize(field_w, 24);
+  eadd <= eoff + eadd_b;
+  alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eadd, 31);
   ent_addr <= base_hi & alo(29 downto 0);
   field_w  <= dnw when st = S_PLAN0 else stw;
 
@@ -615,7 +622,7 @@ begin
           when S_MUL =>
             step <= step + 1;
             if mplier(0) = '1' then
-              eoff <= eoff + mcand;
+              eoff <= eadd;
             end if;
             mcand <= mcand(22 downto 0) & '0';
             mplier <= '0' & mplier(7 downto 1);
@@ -842,7 +849,7 @@ begin
                   eoff <= (others => '0');
                 else
                   idx <= idx + 1;
-                  eoff <= eoff + sw;
+                  eoff <= eadd;
                 end if;
                 st <= S_CHK;
               end if;
