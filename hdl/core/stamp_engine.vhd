@@ -97,6 +97,13 @@ architecture rtl of stamp_engine is
   constant W_LAST_HI   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_HI);
   constant W_LAST_DATA : natural := wrd(REG_MSI_SLOTS_LAST_DATA);
   constant W_SETTLE    : natural := wrd(REG_MSI_SLOTS_SETTLE);
+  -- The capture being stamped lives in the row, not in 48 + 16
+  -- flip-flops: its time's low word in last_stamp_lo (which the pass's
+  -- write-back would set to it anyway), its time's high 16 bits and its
+  -- message data in a scratch word past the window's words (the window
+  -- never reaches it). Written as the capture is popped, read back for
+  -- each stamp write and for the write-back of last_stamp_hi / last_data.
+  constant W_CAP_SCR   : natural := W_SETTLE + 1;
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
 
@@ -157,6 +164,16 @@ architecture rtl of stamp_engine is
       when 10 => return W_LAST_DATA;
       when others => return W_INDEX;
     end case;
+  end function;
+
+  -- the word S_UPD reads for item u (it writes upd_word(u)): last_stamp_hi
+  -- and last_data of a capture come from the scratch word
+  function upd_rword (u : natural; k : std_logic) return natural is
+  begin
+    if k = '1' and (upd_word(u) = W_LAST_HI or upd_word(u) = W_LAST_DATA) then
+      return W_CAP_SCR;
+    end if;
+    return upd_word(u);
   end function;
 
   type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_PLAN0, S_PLAN, S_READ,
@@ -230,7 +247,6 @@ architecture rtl of stamp_engine is
   signal settle, settle_m1 : unsigned(3 downto 0);   -- msi_slots.settle
   signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
-  signal ns      : std_logic_vector(47 downto 0);
   -- the slot's row
   signal en, cause_en : std_logic;
   -- ring base: the high word in flip-flops; the low word is read from the
@@ -267,10 +283,12 @@ architecture rtl of stamp_engine is
   signal dwr     : std_logic;
   signal daddr   : unsigned(61 downto 0);
   signal wsel    : std_logic;
+  signal cap_scr : std_logic_vector(31 downto 0);   -- the head's scratch word
   signal stamp_hi : std_logic_vector(31 downto 0);
   signal field_w : unsigned(7 downto 0);
   signal ent_addr : unsigned(61 downto 0);
   signal same_next : std_logic;
+  signal took    : std_logic;   -- a takeover's pop: its scratch word next
   signal batched_now : std_logic;
 begin
   ram : entity work.stamp_slot_ram
@@ -328,7 +346,10 @@ begin
   end process;
 
   batched_now <= not fresh;
-  stamp_hi <= MARKER & '0' & batched_now & std_logic_vector(seq) & ns(47 downto 32);
+  -- on r_rdata in S_WRITE: last_stamp_lo for word 0, the scratch word
+  -- (time bits 47..32 in its low half) for word 1
+  stamp_hi <= MARKER & '0' & batched_now & std_logic_vector(seq) & r_rdata(15 downto 0);
+  cap_scr <= cap_data & cap_ns(47 downto 32);
 
   -- RAM read address: the step's word of the slot's row, or the window's
   -- The RAM has no read-during-write logic (stamp_slot_ram, `_nrw`): no
@@ -341,6 +362,18 @@ begin
   r_raddr <= std_logic_vector(step) when st = S_INIT else
              slot & std_logic_vector(to_unsigned(W_CAPTURES, 5)) when st = S_WGAP or st = S_EV else
              win_slot & win_word when st = S_IDLE or st = S_WIN else
+             -- the capture for a stamp write: S_WRITE's word 0 from
+             -- last_stamp_lo, read in the S_CHK clock that may start the
+             -- write (with nd /= 0 and no pop S_CHK leaves for S_WRITE, a
+             -- pop's clock, or S_UPD: none needs the ring base next), word 1
+             -- from the scratch word from the first word's d_wd_ready on,
+             -- the ring base for S_CHK in the clock of d_done
+             slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
+               when st = S_CHK and nd /= 0 and cap_pop = '0' else
+             slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
+               when st = S_WRITE and d_done = '0' and wsel = '0' and d_wd_ready = '0' else
+             slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5))
+               when st = S_WRITE and d_done = '0' else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
@@ -355,7 +388,7 @@ begin
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
-             slot & std_logic_vector(to_unsigned(upd_word(to_integer(step(3 downto 0))), 5));
+             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(step(3 downto 0)), kind), 5));
 
   process (clk)
     variable u    : natural range 0 to 15;
@@ -375,6 +408,7 @@ begin
         dwr <= '0';
         daddr <= (others => '0');
         wsel <= '0';
+        took <= '0';
         r_waddr <= (others => '0');
         r_wdata <= (others => '0');
         d_len <= (others => '0');
@@ -407,7 +441,6 @@ begin
         drawn <= '0';
         settle <= (others => '0');
         fresh <= '0';
-        ns <= (others => '0');
         en <= '0';
         cause_en <= '0';
         base_hi <= (others => '0');
@@ -531,13 +564,14 @@ begin
                   smark_v <= mark_v(i);
                 end if;
               end loop;
-              -- last_data straight into the row (the write port is free)
+              -- the capture into the row (the write port is free): the
+              -- time's low word now, the scratch word in S_RCA0's first
+              -- clock (the head stays on cap_* until the pop's edge)
               if cap_kind = '1' then
                 r_we <= '1';
-                r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
-                r_wdata <= x"0000" & cap_data;
+                r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
+                r_wdata <= cap_ns(31 downto 0);
               end if;
-              ns <= cap_ns;
               cap_pop <= '1';
               nstamp <= (others => '0');
               err <= '0';
@@ -647,6 +681,11 @@ begin
             -- control word and cause address first: the cause read goes out
             -- while the rest of the row loads, so the NIC re-arms early
             step <= step + 1;
+            if step = 0 and kind = '1' then
+              r_we <= '1';
+              r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
+              r_wdata <= cap_scr;
+            end if;
             if step = 1 then
               cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
             elsif step = 2 then
@@ -789,7 +828,13 @@ begin
                 step <= (others => '0');
               end if;
             elsif cap_pop = '1' then
-              null;   -- the pop takes effect at this edge: the head is stale
+              -- the pop takes effect at this edge: the head is stale
+              if took = '1' then
+                r_we <= '1';
+                r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
+                r_wdata <= cap_scr;
+              end if;
+              took <= '0';
             elsif fresh = '0' and same_next = '1' and head_old = '1' then
               -- a stale capture of this slot (its entry was stamped by an
               -- earlier pass): counted as empty, its time unused
@@ -805,11 +850,13 @@ begin
               lost <= lost + unsigned(cap_lost);
               ncapt <= ncapt + 1;
               rearm <= '1';
-              ns <= cap_ns;
+              -- its time's low word now, the scratch word in the next
+              -- clock (cap_pop = 1: the head is still this capture)
               r_we <= '1';
-              r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
-              r_wdata <= x"0000" & cap_data;
+              r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
+              r_wdata <= cap_ns(31 downto 0);
               fresh <= '1';
+              took <= '1';
             elsif alo(30) = '1' then
               -- the stamp field would carry into the ring base's high word
               st <= S_UPD;
@@ -868,14 +915,16 @@ begin
                 when 7 =>
                   if cause_ok = '1' then r_wdata <= std_logic_vector(old) or cause_val; end if;
                 when 8 =>
-                  if kind = '1' then r_wdata <= ns(31 downto 0); end if;
+                  null;   -- last_stamp_lo was written at the pop
                 when 9 =>
-                  if kind = '1' then
+                  if kind = '1' then   -- from the scratch word
                     r_wdata <= MARKER & "00" & std_logic_vector(seq - nstamp(7 downto 0))
-                               & ns(47 downto 32);
+                               & std_logic_vector(old(15 downto 0));
                   end if;
                 when 10 =>
-                  null;   -- last_data was written at the pop
+                  if kind = '1' then   -- from the scratch word
+                    r_wdata <= x"0000" & std_logic_vector(old(31 downto 16));
+                  end if;
                 when 11 =>
                   if nstamp /= 0 then r_wdata <= x"0000" & std_logic_vector(idx); end if;
                 when others =>
@@ -907,7 +956,7 @@ begin
   d_valid   <= dv;
   d_write   <= dwr;
   d_addr    <= std_logic_vector(daddr);
-  d_wd_data <= ns(31 downto 0) when wsel = '0' else stamp_hi;
+  d_wd_data <= r_rdata when wsel = '0' else stamp_hi;
   busy      <= '0' when st = S_IDLE and cap_empty = '1' else '1';
   init      <= '1' when st = S_INIT else '0';
 end architecture;
