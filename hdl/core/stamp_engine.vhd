@@ -274,6 +274,11 @@ architecture rtl of stamp_engine is
   signal cause_ok : std_logic;
   signal cause_val : std_logic_vector(31 downto 0);
   signal ne      : unsigned(4 downto 0);       -- entries in the burst
+  -- entries from idx to the ring's end (count - idx; its sign is S_PLAN0's
+  -- idx >= count, S_PLAN uses it only once S_PLAN0 found idx < count)
+  signal tail17   : unsigned(16 downto 0);
+  signal nb      : unsigned(8 downto 0);       -- burst words with one entry more
+  signal idx_out : std_logic;                  -- idx >= count
   signal blen    : unsigned(4 downto 0);       -- words in the burst
   signal nd      : unsigned(4 downto 0);       -- leading done entries found
   signal alldone : std_logic;
@@ -308,6 +313,10 @@ begin
   field_w  <= dnw when st = S_PLAN0 else stw;
 
   -- the next capture waiting is for this slot: leave the rest to it
+  tail17 <= resize(count, 17) - resize(idx, 17);
+  idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
+  nb <= resize(blen, 9) + resize(sw, 9);
+
   same_next <= '1' when cap_empty = '0' and cap_kind = '1' and cap_slot = slot else '0';
 
   -- the head entry was visible at its slot's latest ring read
@@ -744,7 +753,7 @@ begin
             -- eoff = idx * sw (kept as the index moves); the index must be
             -- inside the ring and the fields inside an entry
             if en = '0' or count = 0 or cfg_bad = '1' or sw < 2 or stw + 1 >= sw or dnw >= sw
-               or idx >= count or left = 0 or alo(30) = '1' then
+               or idx_out = '1' or left = 0 or alo(30) = '1' then
               st <= S_UPD;
               step <= (others => '0');
             else
@@ -756,11 +765,14 @@ begin
 
           when S_PLAN =>
             -- grow the burst by one entry while it stays within 16 words,
-            -- the 4 KiB page, the ring's end and the capture's allowance
-            if resize(idx, 17) + resize(ne, 17) < resize(count, 17) and
-               resize(ne, 16) < left and
-               resize(blen, 9) + resize(sw, 9) <= 16 and
-               resize(daddr(9 downto 0), 11) + resize(blen, 11) + resize(sw, 11) <= 1024 then
+            -- the 4 KiB page, the ring's end and the capture's allowance.
+            -- ne <= 16, so "ne < x" needs only x's low 5 bits beside x >= 32;
+            -- with at most 16 words the burst can cross the page only from
+            -- its last 16 words (daddr(9 downto 4) all ones)
+            if (tail17(15 downto 5) /= 0 or ne < tail17(4 downto 0)) and
+               (left(15 downto 5) /= 0 or ne < left(4 downto 0)) and
+               nb <= 16 and
+               (daddr(9 downto 4) /= "111111" or resize(daddr(3 downto 0), 5) + nb(4 downto 0) <= 16) then
               ne <= ne + 1;
               blen <= blen + resize(sw, 5);
             else
