@@ -279,6 +279,11 @@ architecture rtl of stamp_engine is
   signal tail17   : unsigned(16 downto 0);
   signal nb      : unsigned(8 downto 0);       -- burst words with one entry more
   signal idx_out : std_logic;                  -- idx >= count
+  -- the field offset on the RAM output in S_LOAD (stamp_off, done_off)
+  -- plus its length - 1 (1 for the stamp field) is not below the stride:
+  -- one comparator for both, shared over two load clocks
+  signal fld_end : unsigned(8 downto 0);
+  signal fld_out : std_logic;
   signal blen    : unsigned(4 downto 0);       -- words in the burst
   signal nd      : unsigned(4 downto 0);       -- leading done entries found
   signal alldone : std_logic;
@@ -316,6 +321,9 @@ begin
   tail17 <= resize(count, 17) - resize(idx, 17);
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
   nb <= resize(blen, 9) + resize(sw, 9);
+  fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when uq = 5 else
+             resize(unsigned(r_rdata(9 downto 2)), 9);
+  fld_out <= '1' when fld_end >= resize(sw, 9) else '0';
 
   same_next <= '1' when cap_empty = '0' and cap_kind = '1' and cap_slot = slot else '0';
 
@@ -630,17 +638,23 @@ begin
                 when 4 =>
                   sw <= unsigned(r_rdata(9 downto 2));
                   cfg_bad <= '0';
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
+                  -- a stride < 8 bytes (2 words) or >= 1024
+                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or
+                     r_rdata(9 downto 3) = (9 downto 3 => '0') then
                     cfg_bad <= '1';
                   end if;
                 when 5 =>
+                  -- the 2-word stamp field inside the entry: stamp + 2 > sw
+                  -- in 9 bits (an 8-bit stamp + 1 wrapped at 255 and let
+                  -- stamp_off 1020 with stride 1020 through)
                   stw <= unsigned(r_rdata(9 downto 2));
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
+                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
                     cfg_bad <= '1';
                   end if;
                 when 6 =>
+                  -- the done word inside the entry: done >= sw
                   dnw <= unsigned(r_rdata(9 downto 2));
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
+                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
                     cfg_bad <= '1';
                   end if;
                 when 7 => null;   -- done_mask: read again during S_READ
@@ -752,8 +766,9 @@ begin
           when S_PLAN0 =>
             -- eoff = idx * sw (kept as the index moves); the index must be
             -- inside the ring and the fields inside an entry
-            if en = '0' or count = 0 or cfg_bad = '1' or sw < 2 or stw + 1 >= sw or dnw >= sw
-               or idx_out = '1' or left = 0 or alo(30) = '1' then
+            -- (the stride and the fields were checked as the row loaded:
+            -- cfg_bad; count = 0 makes idx_out)
+            if en = '0' or cfg_bad = '1' or idx_out = '1' or left = 0 or alo(30) = '1' then
               st <= S_UPD;
               step <= (others => '0');
             else
