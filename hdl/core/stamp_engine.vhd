@@ -261,9 +261,14 @@ architecture rtl of stamp_engine is
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
   signal idx     : unsigned(15 downto 0);
   signal eoff    : unsigned(23 downto 0);      -- idx * sw
-  -- the one adder on eoff: + the multiplicand (S_MUL), + stride (S_WRITE,
-  -- the next entry), + the field offset (entry addresses)
+  -- one adder on eoff for the multiplier step (S_MUL) and the next entry
+  -- (S_WRITE); the entry address has its own (eoff + field offset): it is
+  -- on bus_clk's longest path (RAM output -> alo -> DMA address), which a
+  -- state-selected operand in front of it lengthened to 41 MHz
   signal eadd_b, eadd : unsigned(23 downto 0);
+  -- the entry address carried out of ring_base_lo (registered with daddr:
+  -- ends the pass in S_PLAN / S_WRITE, off the decision logic's paths)
+  signal acar    : std_logic;
   signal seq     : unsigned(7 downto 0);
   signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
   signal mplier  : unsigned(7 downto 0);
@@ -309,11 +314,9 @@ begin
 
   -- address of the current entry's done word or stamp field
   -- r_rdata holds the row's ring_base_lo in S_PLAN0 and S_CHK (see r_raddr)
-  eadd_b <= mcand when st = S_MUL else
-            resize(sw, 24) when st = S_WRITE else
-            resize(field_w, 24);
+  eadd_b <= mcand when st = S_MUL else resize(sw, 24);
   eadd <= eoff + eadd_b;
-  alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eadd, 31);
+  alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eoff + field_w, 31);
   ent_addr <= base_hi & alo(29 downto 0);
   field_w  <= dnw when st = S_PLAN0 else stw;
 
@@ -430,6 +433,7 @@ begin
         daddr <= (others => '0');
         wsel <= '0';
         took <= '0';
+        acar <= '0';
         r_waddr <= (others => '0');
         r_wdata <= (others => '0');
         d_len <= (others => '0');
@@ -768,11 +772,12 @@ begin
             -- inside the ring and the fields inside an entry
             -- (the stride and the fields were checked as the row loaded:
             -- cfg_bad; count = 0 makes idx_out)
-            if en = '0' or cfg_bad = '1' or idx_out = '1' or left = 0 or alo(30) = '1' then
+            if en = '0' or cfg_bad = '1' or idx_out = '1' or left = 0 then
               st <= S_UPD;
               step <= (others => '0');
             else
               daddr <= ent_addr;   -- done word of entry idx
+              acar <= alo(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
               st <= S_PLAN;
@@ -784,7 +789,12 @@ begin
             -- ne <= 16, so "ne < x" needs only x's low 5 bits beside x >= 32;
             -- with at most 16 words the burst can cross the page only from
             -- its last 16 words (daddr(9 downto 4) all ones)
-            if (tail17(15 downto 5) /= 0 or ne < tail17(4 downto 0)) and
+            if acar = '1' then
+              -- the done word's address carried past ring_base_hi: the
+              -- pass ends here (section 3 of docs/stamping.md)
+              st <= S_UPD;
+              step <= (others => '0');
+            elsif (tail17(15 downto 5) /= 0 or ne < tail17(4 downto 0)) and
                (left(15 downto 5) /= 0 or ne < left(4 downto 0)) and
                nb <= 16 and
                (daddr(9 downto 4) /= "111111" or resize(daddr(3 downto 0), 5) + nb(4 downto 0) <= 16) then
@@ -888,13 +898,12 @@ begin
               r_wdata <= cap_ns(31 downto 0);
               fresh <= '1';
               took <= '1';
-            elsif alo(30) = '1' then
-              -- the stamp field would carry into the ring base's high word
-              st <= S_UPD;
-              step <= (others => '0');
             else
               daddr <= ent_addr;   -- stamp field of entry idx
-              dv <= '1';
+              -- no request when the stamp field's address carried past
+              -- ring_base_hi: S_WRITE then ends the pass
+              acar <= alo(30);
+              dv <= not alo(30);
               dwr <= '1';
               d_len <= "00010";
               wsel <= '0';
@@ -902,6 +911,10 @@ begin
             end if;
 
           when S_WRITE =>
+            if acar = '1' then
+              st <= S_UPD;
+              step <= (others => '0');
+            end if;
             if d_ready = '1' then
               dv <= '0';
             end if;
