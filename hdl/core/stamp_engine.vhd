@@ -227,7 +227,7 @@ architecture rtl of stamp_engine is
   signal mark_v  : std_logic_vector(N_SLOTS - 1 downto 0);
   signal head_stale : std_logic;   -- head is before its slot's mark
   signal head_cand  : std_logic;   -- head is before the pass slot's mark
-  signal head_old   : std_logic;   -- head is before smark (outside S_IDLE)
+  signal head_old   : std_logic;   -- head is before smark
   signal smark      : unsigned(FIFO_LOG2 downto 0);
   signal smark_v    : std_logic;
   signal cmark      : unsigned(FIFO_LOG2 downto 0);
@@ -306,8 +306,6 @@ architecture rtl of stamp_engine is
   signal took    : std_logic;   -- a takeover's pop: its scratch word next
   signal batched_now : std_logic;
 begin
-  head_old <= head_stale;
-
   ram : entity work.stamp_slot_ram
     port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
               raddr => r_raddr, rdata => r_rdata);
@@ -349,12 +347,6 @@ begin
         vp := mark_v(i);
       end if;
     end loop;
-    -- one comparator for head_stale (S_IDLE: the head's slot's mark) and
-    -- head_old (S_CHK: smark), which no state uses together
-    if st /= S_IDLE then
-      mh := smark;
-      vh := smark_v;
-    end if;
     head_stale <= '0';
     if vh = '1' and before(unsigned(cap_rpos), mh) then
       head_stale <= '1';
@@ -366,6 +358,10 @@ begin
     head_ccand <= '0';
     if cmark_v = '1' and before(unsigned(cap_rpos), cmark) then
       head_ccand <= '1';
+    end if;
+    head_old <= '0';
+    if smark_v = '1' and before(unsigned(cap_rpos), smark) then
+      head_old <= '1';
     end if;
   end process;
 
