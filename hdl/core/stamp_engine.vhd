@@ -97,6 +97,13 @@ architecture rtl of stamp_engine is
   constant W_LAST_HI   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_HI);
   constant W_LAST_DATA : natural := wrd(REG_MSI_SLOTS_LAST_DATA);
   constant W_SETTLE    : natural := wrd(REG_MSI_SLOTS_SETTLE);
+  -- The capture being stamped lives in the row, not in 48 + 16
+  -- flip-flops: its time's low word in last_stamp_lo (which the pass's
+  -- write-back would set to it anyway), its time's high 16 bits and its
+  -- message data in a scratch word past the window's words (the window
+  -- never reaches it). Written as the capture is popped, read back for
+  -- each stamp write and for the write-back of last_stamp_hi / last_data.
+  constant W_CAP_SCR   : natural := W_SETTLE + 1;
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
 
@@ -157,6 +164,16 @@ architecture rtl of stamp_engine is
       when 10 => return W_LAST_DATA;
       when others => return W_INDEX;
     end case;
+  end function;
+
+  -- the word S_UPD reads for item u (it writes upd_word(u)): last_stamp_hi
+  -- and last_data of a capture come from the scratch word
+  function upd_rword (u : natural; k : std_logic) return natural is
+  begin
+    if k = '1' and (upd_word(u) = W_LAST_HI or upd_word(u) = W_LAST_DATA) then
+      return W_CAP_SCR;
+    end if;
+    return upd_word(u);
   end function;
 
   type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_PLAN0, S_PLAN, S_READ,
@@ -230,19 +247,28 @@ architecture rtl of stamp_engine is
   signal settle, settle_m1 : unsigned(3 downto 0);   -- msi_slots.settle
   signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
-  signal ns      : std_logic_vector(47 downto 0);
   -- the slot's row
   signal en, cause_en : std_logic;
   -- ring base: the high word in flip-flops; the low word is read from the
   -- row onto the RAM output in every state that leads to an address
-  -- computation (S_PLAN0, S_CHK), so it costs neither flip-flops nor clocks
-  signal base_hi, base_hi1 : unsigned(31 downto 0);  -- and + 1, for the carry
+  -- computation (S_PLAN0, S_CHK), so it costs neither flip-flops nor clocks.
+  -- An entry whose address carries into the high word (a ring across a
+  -- 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
+  signal base_hi : unsigned(31 downto 0);
   signal alo     : unsigned(30 downto 0);      -- low word + offset, carry
   signal count   : unsigned(15 downto 0);
   signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
   signal idx     : unsigned(15 downto 0);
   signal eoff    : unsigned(23 downto 0);      -- idx * sw
+  -- one adder on eoff for the multiplier step (S_MUL) and the next entry
+  -- (S_WRITE); the entry address has its own (eoff + field offset): it is
+  -- on bus_clk's longest path (RAM output -> alo -> DMA address), which a
+  -- state-selected operand in front of it lengthened to 41 MHz
+  signal eadd_b, eadd : unsigned(23 downto 0);
+  -- the entry address carried out of ring_base_lo (registered with daddr:
+  -- ends the pass in S_PLAN / S_WRITE, off the decision logic's paths)
+  signal acar    : std_logic;
   signal seq     : unsigned(7 downto 0);
   signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
   signal mplier  : unsigned(7 downto 0);
@@ -253,6 +279,16 @@ architecture rtl of stamp_engine is
   signal cause_ok : std_logic;
   signal cause_val : std_logic_vector(31 downto 0);
   signal ne      : unsigned(4 downto 0);       -- entries in the burst
+  -- entries from idx to the ring's end (count - idx; its sign is S_PLAN0's
+  -- idx >= count, S_PLAN uses it only once S_PLAN0 found idx < count)
+  signal tail17   : unsigned(16 downto 0);
+  signal nb      : unsigned(8 downto 0);       -- burst words with one entry more
+  signal idx_out : std_logic;                  -- idx >= count
+  -- the field offset on the RAM output in S_LOAD (stamp_off, done_off)
+  -- plus its length - 1 (1 for the stamp field) is not below the stride:
+  -- one comparator for both, shared over two load clocks
+  signal fld_end : unsigned(8 downto 0);
+  signal fld_out : std_logic;
   signal blen    : unsigned(4 downto 0);       -- words in the burst
   signal nd      : unsigned(4 downto 0);       -- leading done entries found
   signal alldone : std_logic;
@@ -262,10 +298,12 @@ architecture rtl of stamp_engine is
   signal dwr     : std_logic;
   signal daddr   : unsigned(61 downto 0);
   signal wsel    : std_logic;
+  signal cap_scr : std_logic_vector(31 downto 0);   -- the head's scratch word
   signal stamp_hi : std_logic_vector(31 downto 0);
   signal field_w : unsigned(7 downto 0);
   signal ent_addr : unsigned(61 downto 0);
   signal same_next : std_logic;
+  signal took    : std_logic;   -- a takeover's pop: its scratch word next
   signal batched_now : std_logic;
 begin
   ram : entity work.stamp_slot_ram
@@ -274,12 +312,20 @@ begin
 
   -- address of the current entry's done word or stamp field
   -- r_rdata holds the row's ring_base_lo in S_PLAN0 and S_CHK (see r_raddr)
+  eadd_b <= mcand when st = S_MUL else resize(sw, 24);
+  eadd <= eoff + eadd_b;
   alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eoff + field_w, 31);
-  ent_addr <= base_hi1 & alo(29 downto 0) when alo(30) = '1' else
-              base_hi & alo(29 downto 0);
+  ent_addr <= base_hi & alo(29 downto 0);
   field_w  <= dnw when st = S_PLAN0 else stw;
 
   -- the next capture waiting is for this slot: leave the rest to it
+  tail17 <= resize(count, 17) - resize(idx, 17);
+  idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
+  nb <= resize(blen, 9) + resize(sw, 9);
+  fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when uq = 5 else
+             resize(unsigned(r_rdata(9 downto 2)), 9);
+  fld_out <= '1' when fld_end >= resize(sw, 9) else '0';
+
   same_next <= '1' when cap_empty = '0' and cap_kind = '1' and cap_slot = slot else '0';
 
   -- the head entry was visible at its slot's latest ring read
@@ -320,10 +366,34 @@ begin
   end process;
 
   batched_now <= not fresh;
-  stamp_hi <= MARKER & '0' & batched_now & std_logic_vector(seq) & ns(47 downto 32);
+  -- on r_rdata in S_WRITE: last_stamp_lo for word 0, the scratch word
+  -- (time bits 47..32 in its low half) for word 1
+  stamp_hi <= MARKER & '0' & batched_now & std_logic_vector(seq) & r_rdata(15 downto 0);
+  cap_scr <= cap_data & cap_ns(47 downto 32);
 
   -- RAM read address: the step's word of the slot's row, or the window's
-  r_raddr <= win_slot & win_word when st = S_IDLE or st = S_WIN or st = S_WGAP else
+  -- The RAM has no read-during-write logic (stamp_slot_ram, `_nrw`): no
+  -- clock reads the word written at its end. The writes and the reads at
+  -- the same edge: S_INIT writes step - 1 and reads step; a pop's last_data
+  -- goes in while S_RCA0 reads ctrl; a takeover's while S_CHK reads the
+  -- ring base; S_UPD writes item u while reading item u + 2; the last item
+  -- (index, in S_EV) and the window's word (in S_WGAP) while captures is
+  -- read, a word neither of them writes (read-only in the window).
+  r_raddr <= std_logic_vector(step) when st = S_INIT else
+             slot & std_logic_vector(to_unsigned(W_CAPTURES, 5)) when st = S_WGAP or st = S_EV else
+             win_slot & win_word when st = S_IDLE or st = S_WIN else
+             -- the capture for a stamp write: S_WRITE's word 0 from
+             -- last_stamp_lo, read in the S_CHK clock that may start the
+             -- write (with nd /= 0 and no pop S_CHK leaves for S_WRITE, a
+             -- pop's clock, or S_UPD: none needs the ring base next), word 1
+             -- from the scratch word from the first word's d_wd_ready on,
+             -- the ring base for S_CHK in the clock of d_done
+             slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
+               when st = S_CHK and nd /= 0 and cap_pop = '0' else
+             slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
+               when st = S_WRITE and d_done = '0' and wsel = '0' and d_wd_ready = '0' else
+             slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5))
+               when st = S_WRITE and d_done = '0' else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
@@ -338,7 +408,7 @@ begin
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
-             slot & std_logic_vector(to_unsigned(upd_word(to_integer(step(3 downto 0))), 5));
+             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(step(3 downto 0)), kind), 5));
 
   process (clk)
     variable u    : natural range 0 to 15;
@@ -358,6 +428,8 @@ begin
         dwr <= '0';
         daddr <= (others => '0');
         wsel <= '0';
+        took <= '0';
+        acar <= '0';
         r_waddr <= (others => '0');
         r_wdata <= (others => '0');
         d_len <= (others => '0');
@@ -390,11 +462,9 @@ begin
         drawn <= '0';
         settle <= (others => '0');
         fresh <= '0';
-        ns <= (others => '0');
         en <= '0';
         cause_en <= '0';
         base_hi <= (others => '0');
-        base_hi1 <= (others => '0');
         count <= (others => '0');
         sw <= (others => '0');
         stw <= (others => '0');
@@ -515,13 +585,14 @@ begin
                   smark_v <= mark_v(i);
                 end if;
               end loop;
-              -- last_data straight into the row (the write port is free)
+              -- the capture into the row (the write port is free): the
+              -- time's low word now, the scratch word in S_RCA0's first
+              -- clock (the head stays on cap_* until the pop's edge)
               if cap_kind = '1' then
                 r_we <= '1';
-                r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
-                r_wdata <= x"0000" & cap_data;
+                r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
+                r_wdata <= cap_ns(31 downto 0);
               end if;
-              ns <= cap_ns;
               cap_pop <= '1';
               nstamp <= (others => '0');
               err <= '0';
@@ -563,22 +634,27 @@ begin
                 when 1 => null;   -- ring_base_lo: read where it is used
                 when 2 =>
                   base_hi <= unsigned(r_rdata);
-                  base_hi1 <= unsigned(r_rdata) + 1;   -- off the address path
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
                 when 4 =>
                   sw <= unsigned(r_rdata(9 downto 2));
                   cfg_bad <= '0';
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
+                  -- a stride < 8 bytes (2 words) or >= 1024
+                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or
+                     r_rdata(9 downto 3) = (9 downto 3 => '0') then
                     cfg_bad <= '1';
                   end if;
                 when 5 =>
+                  -- the 2-word stamp field inside the entry: stamp + 2 > sw
+                  -- in 9 bits (an 8-bit stamp + 1 wrapped at 255 and let
+                  -- stamp_off 1020 with stride 1020 through)
                   stw <= unsigned(r_rdata(9 downto 2));
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
+                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
                     cfg_bad <= '1';
                   end if;
                 when 6 =>
+                  -- the done word inside the entry: done >= sw
                   dnw <= unsigned(r_rdata(9 downto 2));
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') then
+                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
                     cfg_bad <= '1';
                   end if;
                 when 7 => null;   -- done_mask: read again during S_READ
@@ -607,7 +683,7 @@ begin
           when S_MUL =>
             step <= step + 1;
             if mplier(0) = '1' then
-              eoff <= eoff + mcand;
+              eoff <= eadd;
             end if;
             mcand <= mcand(22 downto 0) & '0';
             mplier <= '0' & mplier(7 downto 1);
@@ -632,6 +708,11 @@ begin
             -- control word and cause address first: the cause read goes out
             -- while the rest of the row loads, so the NIC re-arms early
             step <= step + 1;
+            if step = 0 and kind = '1' then
+              r_we <= '1';
+              r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
+              r_wdata <= cap_scr;
+            end if;
             if step = 1 then
               cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
             elsif step = 2 then
@@ -685,12 +766,14 @@ begin
           when S_PLAN0 =>
             -- eoff = idx * sw (kept as the index moves); the index must be
             -- inside the ring and the fields inside an entry
-            if en = '0' or count = 0 or cfg_bad = '1' or sw < 2 or stw + 1 >= sw or dnw >= sw
-               or idx >= count or left = 0 then
+            -- (the stride and the fields were checked as the row loaded:
+            -- cfg_bad; count = 0 makes idx_out)
+            if en = '0' or cfg_bad = '1' or idx_out = '1' or left = 0 then
               st <= S_UPD;
               step <= (others => '0');
             else
               daddr <= ent_addr;   -- done word of entry idx
+              acar <= alo(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
               st <= S_PLAN;
@@ -698,11 +781,19 @@ begin
 
           when S_PLAN =>
             -- grow the burst by one entry while it stays within 16 words,
-            -- the 4 KiB page, the ring's end and the capture's allowance
-            if resize(idx, 17) + resize(ne, 17) < resize(count, 17) and
-               resize(ne, 16) < left and
-               resize(blen, 9) + resize(sw, 9) <= 16 and
-               resize(daddr(9 downto 0), 11) + resize(blen, 11) + resize(sw, 11) <= 1024 then
+            -- the 4 KiB page, the ring's end and the capture's allowance.
+            -- ne <= 16, so "ne < x" needs only x's low 5 bits beside x >= 32;
+            -- with at most 16 words the burst can cross the page only from
+            -- its last 16 words (daddr(9 downto 4) all ones)
+            if acar = '1' then
+              -- the done word's address carried past ring_base_hi: the
+              -- pass ends here (section 3 of docs/stamping.md)
+              st <= S_UPD;
+              step <= (others => '0');
+            elsif (tail17(15 downto 5) /= 0 or ne < tail17(4 downto 0)) and
+               (left(15 downto 5) /= 0 or ne < left(4 downto 0)) and
+               nb <= 16 and
+               (daddr(9 downto 4) /= "111111" or resize(daddr(3 downto 0), 5) + nb(4 downto 0) <= 16) then
               ne <= ne + 1;
               blen <= blen + resize(sw, 5);
             else
@@ -774,7 +865,13 @@ begin
                 step <= (others => '0');
               end if;
             elsif cap_pop = '1' then
-              null;   -- the pop takes effect at this edge: the head is stale
+              -- the pop takes effect at this edge: the head is stale
+              if took = '1' then
+                r_we <= '1';
+                r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
+                r_wdata <= cap_scr;
+              end if;
+              took <= '0';
             elsif fresh = '0' and same_next = '1' and head_old = '1' then
               -- a stale capture of this slot (its entry was stamped by an
               -- earlier pass): counted as empty, its time unused
@@ -790,14 +887,19 @@ begin
               lost <= lost + unsigned(cap_lost);
               ncapt <= ncapt + 1;
               rearm <= '1';
-              ns <= cap_ns;
+              -- its time's low word now, the scratch word in the next
+              -- clock (cap_pop = 1: the head is still this capture)
               r_we <= '1';
-              r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_DATA, 5));
-              r_wdata <= x"0000" & cap_data;
+              r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
+              r_wdata <= cap_ns(31 downto 0);
               fresh <= '1';
+              took <= '1';
             else
               daddr <= ent_addr;   -- stamp field of entry idx
-              dv <= '1';
+              -- no request when the stamp field's address carried past
+              -- ring_base_hi: S_WRITE then ends the pass
+              acar <= alo(30);
+              dv <= not alo(30);
               dwr <= '1';
               d_len <= "00010";
               wsel <= '0';
@@ -805,6 +907,10 @@ begin
             end if;
 
           when S_WRITE =>
+            if acar = '1' then
+              st <= S_UPD;
+              step <= (others => '0');
+            end if;
             if d_ready = '1' then
               dv <= '0';
             end if;
@@ -830,7 +936,7 @@ begin
                   eoff <= (others => '0');
                 else
                   idx <= idx + 1;
-                  eoff <= eoff + sw;
+                  eoff <= eadd;
                 end if;
                 st <= S_CHK;
               end if;
@@ -849,14 +955,16 @@ begin
                 when 7 =>
                   if cause_ok = '1' then r_wdata <= std_logic_vector(old) or cause_val; end if;
                 when 8 =>
-                  if kind = '1' then r_wdata <= ns(31 downto 0); end if;
+                  null;   -- last_stamp_lo was written at the pop
                 when 9 =>
-                  if kind = '1' then
+                  if kind = '1' then   -- from the scratch word
                     r_wdata <= MARKER & "00" & std_logic_vector(seq - nstamp(7 downto 0))
-                               & ns(47 downto 32);
+                               & std_logic_vector(old(15 downto 0));
                   end if;
                 when 10 =>
-                  null;   -- last_data was written at the pop
+                  if kind = '1' then   -- from the scratch word
+                    r_wdata <= x"0000" & std_logic_vector(old(31 downto 16));
+                  end if;
                 when 11 =>
                   if nstamp /= 0 then r_wdata <= x"0000" & std_logic_vector(idx); end if;
                 when others =>
@@ -882,13 +990,13 @@ begin
 
   settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
 
-  -- the RAM output holds the window word until the clock after the ack
-  -- (the read address stays on the window through S_WGAP)
+  -- the RAM output holds the window word in the clock of the ack (S_WGAP:
+  -- the read issued in S_WIN), when capture_regs takes it
   win_rdata <= r_rdata;
   d_valid   <= dv;
   d_write   <= dwr;
   d_addr    <= std_logic_vector(daddr);
-  d_wd_data <= ns(31 downto 0) when wsel = '0' else stamp_hi;
+  d_wd_data <= r_rdata when wsel = '0' else stamp_hi;
   busy      <= '0' when st = S_IDLE and cap_empty = '1' else '1';
   init      <= '1' when st = S_INIT else '0';
 end architecture;

@@ -3,6 +3,11 @@
 -- (two iCE40 4-kbit RAMs side by side), one write and one registered read
 -- port on one clock. Only the RAM is in this process (GHDL synthesis keeps
 -- RAM inference reliable that way). Row = slot * 32 + window word.
+-- No read-during-write: stamp_engine never reads a word at the clock edge
+-- that writes it (its r_raddr says why), so the memory is named `_nrw`
+-- and Yosys builds no collision logic for it (hdl/boards/ghdl_verilog_fix.awk
+-- fix 7; it cost 39 LUTs and 74 flip-flops). A reader at that edge would
+-- get an undefined word on the iCE40.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -19,15 +24,20 @@ end entity;
 
 architecture rtl of stamp_slot_ram is
   type mem_t is array (0 to 255) of std_logic_vector(31 downto 0);
-  signal mem : mem_t;
+  signal mem_nrw : mem_t;
 begin
   process (clk)
   begin
     if rising_edge(clk) then
       if we = '1' then
-        mem(to_integer(unsigned(waddr))) <= wdata;
+        mem_nrw(to_integer(unsigned(waddr))) <= wdata;
       end if;
-      rdata <= mem(to_integer(unsigned(raddr)));
+      rdata <= mem_nrw(to_integer(unsigned(raddr)));
+      -- pragma translate_off
+      assert not (we = '1' and waddr = raddr)
+        report "stamp_slot_ram: read of word " & to_hstring(raddr) & " while it is written"
+        severity error;
+      -- pragma translate_on
     end if;
   end process;
 end architecture;
