@@ -175,6 +175,16 @@ int spx_ring_check(struct spx_hw *hw, const struct spx_ring *r)
 			(unsigned long long)r->base, (unsigned long long)span, bits);
 		return -ERANGE;
 	}
+	/*
+	 * The card adds entry offsets to ring_base_lo only: an entry address
+	 * that carries into the high word ends its pass unstamped
+	 * (docs/stamping.md section 3), so a ring must not cross 4 GiB.
+	 */
+	if ((r->base >> 32) != ((r->base + span - 1) >> 32)) {
+		spx_err(hw, "ring: 0x%llx + %llu bytes crosses a 4 GiB boundary\n",
+			(unsigned long long)r->base, (unsigned long long)span);
+		return -EINVAL;
+	}
 	if (spx_entry_crosses_page(r->base, r->count, r->stride)) {
 		spx_err(hw, "ring: an entry crosses a 4 KiB boundary (base 0x%llx, stride %u)\n",
 			(unsigned long long)r->base, r->stride);

@@ -360,6 +360,7 @@ EDIT(e_index, r->index = 256)
 EDIT(e_base_unaligned, r->base = 0x12345002ULL)
 EDIT(e_base_wraps, r->base = ~0ULL - 2047)	/* 4 KiB ring, 2 KiB left */
 EDIT(e_base_above_32, { r->base = 0xfffff800ULL; hw->dma_bits = 32; })
+EDIT(e_crosses_4g, r->base = 0xfffff800ULL)	/* 4 KiB ring, 2 KiB below 4 GiB */
 EDIT(e_crosses_page, { r->stride = 24; r->base = 0; })
 EDIT(e_crosses_page_1020, { r->stride = 1020; r->count = 5; r->base = 0; r->index = 0; })
 EDIT(e_cause0, { r->cause_en = true; r->cause_addr = 0; })
@@ -382,6 +383,7 @@ static const struct bad_case bad[] = {
 	{ "base-unaligned", -EINVAL, e_base_unaligned },
 	{ "ring-wraps-64-bit", -ERANGE, e_base_wraps },
 	{ "ring-beyond-32-bit-card", -ERANGE, e_base_above_32 },
+	{ "ring-crosses-4g", -EINVAL, e_crosses_4g },
 	{ "entry-crosses-4k", -EINVAL, e_crosses_page },
 	{ "entry-crosses-4k-stride-1020", -EINVAL, e_crosses_page_1020 },
 	{ "cause-addr-0", -EINVAL, e_cause0 },
