@@ -27,6 +27,14 @@
 #     same name is declared twice and self-assigned (`assign x = x;`): the
 #     identical repeat and the self-assignment are dropped; a differing
 #     repeat stops the flow.
+#  7. Yosys (>= 0.18, memory_libmap) keeps a RAM's "read gives the old word
+#     when the same address is written in that clock" with soft logic: a
+#     register of the write data and address and a multiplexer on the read
+#     data, one flip-flop and one LUT per data bit (the iCE40 block RAM does
+#     not define that case). A memory whose VHDL name ends in `_nrw` is
+#     declared by its design never to depend on that word (its header says
+#     why): it gets Yosys' `(* no_rw_check *)` and no such logic. GHDL does
+#     not pass VHDL attributes into the Verilog, hence the name.
 #  4. String generics come out as bit vectors, 8 bits a character
 #     ("SIMPLE" -> 48'b0101...); the iCE40 primitives' string parameters are
 #     turned back into Verilog strings (nextpnr otherwise dies in stoi), so
@@ -132,6 +140,13 @@ incase && /^    endcase$/ {
 	decl[dn] = $0
 }
 /^  assign [A-Za-z_][A-Za-z0-9_]* = [A-Za-z_][A-Za-z0-9_]*;( \/\/ \(signal\))?$/ && $2 ";" == $4 { next }
+
+# fix 7
+/^  reg \[[0-9]+:0\] [A-Za-z_][A-Za-z0-9_]*_nrw\[[0-9]+:0\] ; \/\/ memory$/ {
+	print "  (* no_rw_check *)"
+	print
+	next
+}
 
 # fix 2
 /^ *[A-Za-z_][A-Za-z0-9_]* <= std_logic_vector\(abs \$signed\([A-Za-z_][A-Za-z0-9_]*\)\);$/ {
