@@ -34,7 +34,17 @@ end entity;
 
 architecture rtl of clock_tb_domain is
   signal time_ns   : unsigned(63 downto 0);
-  signal time_frac : unsigned(31 downto 0);
+  -- Snapshot: the timebase's fraction chunks are not aligned to time_ns
+  -- (that took 144 flip-flops); frac_early runs SNAP_LEAD clocks ahead of
+  -- time_ns, so a snapshot latches it (frac_cap) and offers its answer,
+  -- with time_ns, exactly SNAP_LEAD clocks later. It starts only when the
+  -- crossing is free and holds every other answer back meanwhile, so the
+  -- crossing is still free then and takes it in that clock.
+  constant TB_W : positive := 16;
+  constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;
+  signal frac_early, frac_cap : unsigned(31 downto 0) := (others => '0');
+  signal snap_sh : std_logic_vector(SNAP_LEAD - 1 downto 0) := (others => '0');
+  signal snap_go : std_logic;
   signal tb_valid  : std_logic := '0';
   signal tb_ready  : std_logic;
   signal tb_op     : std_logic_vector(1 downto 0) := "00";
@@ -65,8 +75,13 @@ architecture rtl of clock_tb_domain is
 
   -- pending responses, sent in this priority order
   signal snap_pend, ev_pend, evstat_pend, pps_pend : std_logic := '0';
-  signal pps_r     : unsigned(63 downto 0) := (others => '0');
+  -- a PPS stamp waiting to be sent: the edge capture's own stamp register
+  -- is the only copy, held (pps_cap.hold) until the answer has left. An
+  -- edge in that time (at most a few microseconds after an accepted one:
+  -- the crossing's round trip behind up to three other answers) is noise
+  -- on the PPS line and is ignored, not stamped or counted as a glitch.
   signal pps_is_stamp : std_logic := '0';
+  signal pps_hold : std_logic;
   signal glitches  : unsigned(15 downto 0) := (others => '0');
   signal glitches_sent : unsigned(15 downto 0) := (others => '0');
   signal evstat_req : std_logic := '0';
@@ -78,9 +93,10 @@ begin
   assert CLK_HZ mod 1_000_000 = 0 report "CLK_HZ must be whole MHz" severity failure;
 
   tb : entity work.timebase
+    generic map (W => TB_W)
     port map (clk => clk, rst => rst, cmd_valid => tb_valid, cmd_op => tb_op,
               cmd_data => tb_data, cmd_ready => tb_ready, time_ns => time_ns,
-              time_frac => time_frac, period => open);
+              time_frac => open, frac_early => frac_early, period => open);
 
   msg_ready <= tb_ready and not tb_valid;
   -- the command word is the staging register itself: it cannot change while
@@ -123,7 +139,7 @@ begin
               tb_valid <= '1'; tb_op <= "10";
             end if;
             if d(C_SNAPSHOT) = '1' then
-              snap_pend <= '1';     -- the time is taken when the answer leaves
+              snap_pend <= '1';     -- the time is taken below
             end if;
             if d(C_POP) = '1' then
               pop <= '1';
@@ -140,7 +156,6 @@ begin
       end if;
 
       if pps_stb = '1' then
-        pps_r <= pps_stamp;
         pps_is_stamp <= '1';
         pps_pend <= '1';
       end if;
@@ -151,11 +166,21 @@ begin
         pps_pend <= '1';
       end if;
 
+      -- snapshot: fraction now, the answer SNAP_LEAD clocks later
+      if snap_pend = '1' and resp_ready = '1' and snap_sh = (snap_sh'range => '0') then
+        frac_cap <= frac_early;
+        snap_sh <= (0 => '1', others => '0');
+      else
+        snap_sh <= snap_sh(SNAP_LEAD - 2 downto 0) & '0';
+      end if;
+
       -- response port: the crossing's own holding register takes the word
       -- (see the selection below); here only the sent flag is cleared
       if resp_ready = '1' then
         if snap_pend = '1' then
-          snap_pend <= '0';
+          if snap_go = '1' then
+            snap_pend <= '0';
+          end if;
         elsif ev_pend = '1' then
           ev_pend <= '0';
         elsif evstat_pend = '1' then
@@ -176,6 +201,7 @@ begin
 
       if rst = '1' then
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
+        snap_sh <= (others => '0');
         pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
         glitches <= (others => '0');
@@ -185,15 +211,19 @@ begin
   end process;
   -- The answer is selected combinationally and latched by cdc_handshake in
   -- the clock it is taken (resp_valid and resp_ready), so the 98-bit word is
-  -- held once, in the crossing, not twice. A snapshot reads the time of
-  -- that clock. Priority: snapshot, event, FIFO status, PPS.
-  resp_valid <= snap_pend or ev_pend or evstat_pend or (pps_pend and not pps_stb);
-  resp <= R_SNAP & std_logic_vector(time_ns & time_frac) when snap_pend = '1' else
+  -- held once, in the crossing, not twice. A snapshot sends time_ns of
+  -- that clock with frac_cap (see above). Priority: snapshot, event, FIFO status, PPS.
+  -- from the strobe (edge_capture registers hold) until the answer leaves
+  pps_hold <= pps_stb or pps_is_stamp;
+  snap_go <= snap_sh(SNAP_LEAD - 1);
+  resp_valid <= snap_go when snap_pend = '1' else
+                ev_pend or evstat_pend or (pps_pend and not pps_stb);
+  resp <= R_SNAP & std_logic_vector(time_ns & frac_cap) when snap_pend = '1' else
           R_EVENT & fq_found & fq_entry(82 downto 64) & x"000" & fq_entry(63 downto 0)
             when ev_pend = '1' else
           R_EVSTAT & std_logic_vector(fq_ovf) & std_logic_vector(resize(fq_level, 16)) &
             x"000000000000" when evstat_pend = '1' else
-          R_PPS & std_logic_vector(pps_r) & std_logic_vector(glitches) & pps_is_stamp &
+          R_PPS & std_logic_vector(pps_stamp) & std_logic_vector(glitches) & pps_is_stamp &
             "000000000000000";
   us_toggle  <= us_t;
   time_ns_out <= time_ns;
@@ -201,8 +231,8 @@ begin
   pps_cap : entity work.edge_capture
     port map (clk => clk, rst => rst, pin => pps_in, enable => pps_cfg(0),
               falling => pps_cfg(1), min_width => unsigned(pps_cfg(31 downto 16)),
-              time_ns => time_ns, stamp_valid => pps_stb, stamp => pps_stamp,
-              glitch => pps_glitch);
+              time_ns => time_ns, hold => pps_hold, stamp_valid => pps_stb,
+              stamp => pps_stamp, glitch => pps_glitch);
 
   events : for i in 0 to N_EVENTS - 1 generate
     signal st : unsigned(63 downto 0);

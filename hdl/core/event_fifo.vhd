@@ -36,7 +36,13 @@ end entity;
 
 architecture rtl of event_fifo is
   type mem_t is array (0 to 2 ** LOG2 - 1) of std_logic_vector(82 downto 0);
-  signal mem : mem_t;
+  -- `_nrw`: no read of this memory depends on the word written in the
+  -- same clock. A pop reads rd_ptr while an edge may be written at wr_ptr;
+  -- the two are equal only when the FIFO is empty (then the popped word is
+  -- not used: out_found = 0) or full (then nothing is written). So Yosys
+  -- need not keep the old word on a collision (hdl/boards/ghdl_verilog_fix.awk
+  -- fix 7: that logic was 172 flip-flops and 88 LUTs here).
+  signal mem_nrw : mem_t;
   signal wr_ptr, rd_ptr : unsigned(LOG2 downto 0) := (others => '0');
   signal hv  : std_logic_vector(N - 1 downto 0) := (others => '0');
   type seqs_t is array (0 to N - 1) of unsigned(15 downto 0);
@@ -87,10 +93,10 @@ begin
   begin
     if rising_edge(clk) then
       if we = '1' then
-        mem(to_integer(wr_ptr(LOG2 - 1 downto 0))) <= wdata;
+        mem_nrw(to_integer(wr_ptr(LOG2 - 1 downto 0))) <= wdata;
       end if;
       if pop = '1' then
-        rd_data <= mem(to_integer(rd_ptr(LOG2 - 1 downto 0)));
+        rd_data <= mem_nrw(to_integer(rd_ptr(LOG2 - 1 downto 0)));
       end if;
     end if;
   end process;

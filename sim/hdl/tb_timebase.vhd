@@ -25,7 +25,12 @@ architecture sim of tb_timebase is
   signal time_ns   : unsigned(63 downto 0);
   signal time_frac : unsigned(31 downto 0);
   signal period    : unsigned(39 downto 0);
+  signal frac_early : unsigned(31 downto 0);
   signal done      : boolean := false;
+  -- frac_early must equal time_frac EARLY_LEAD clocks later, every clock
+  -- (W = 16: 96/16 - 32/16); counted by the checker below
+  constant EARLY_LEAD : natural := 4;
+  signal early_checked, early_bad : natural := 0;
 
   -- expectation shared between stimulus and checker
   signal exp_delta   : unsigned(95 downto 0) := x"000000000000000800000000";
@@ -42,7 +47,32 @@ begin
   dut : entity work.timebase
     port map (clk => clk, rst => rst, cmd_valid => cmd_valid, cmd_op => cmd_op,
               cmd_data => cmd_data, cmd_ready => cmd_ready, time_ns => time_ns,
-              time_frac => time_frac, period => period);
+              time_frac => time_frac, frac_early => frac_early, period => period);
+
+  early_check : process (clk)
+    type hist_t is array (1 to EARLY_LEAD) of unsigned(31 downto 0);
+    variable hist : hist_t;
+    variable n : natural := 0;
+  begin
+    if rising_edge(clk) then
+      if rst = '1' then
+        n := 0;
+      else
+        if n >= EARLY_LEAD then
+          early_checked <= early_checked + 1;
+          if hist(EARLY_LEAD) /= time_frac then
+            early_bad <= early_bad + 1;
+            report "frac_early " & to_hstring(hist(EARLY_LEAD)) & " /= time_frac " &
+              to_hstring(time_frac) & " " & integer'image(EARLY_LEAD) & " clocks later"
+              severity error;
+          end if;
+        else
+          n := n + 1;
+        end if;
+        hist := frac_early & hist(1 to EARLY_LEAD - 1);
+      end if;
+    end if;
+  end process;
 
   stim : process
     variable lat_set, lat_adj, lat_per : integer := -1;
@@ -222,6 +252,8 @@ begin
     report "latencies: set " & integer'image(lat_set) & ", adjust " &
       integer'image(lat_adj) & ", period " & integer'image(lat_per);
     check(lat_set = lat_adj, "set and adjust must land at the same step");
+    check(early_bad = 0 and early_checked > 100000, "frac_early: " & integer'image(early_bad) &
+          " mismatches in " & integer'image(early_checked) & " clocks");
     errors <= errs;
     if errs = 0 then
       report "tb_timebase: PASS";
