@@ -78,6 +78,38 @@ begin
       wait until rising_edge(clk);
       check(dout = '0', "output moved while disarmed");
     end loop;
+    -- period and width beyond 16 bits, period - width borrowing across the
+    -- low chunk (0x20010 - 0x10020 = 0xFFF0): the rises come from
+    -- fall + (period - width), formed chunk by chunk
+    t := time_ns + 2000;
+    start_ns <= t;
+    period <= x"00020010";
+    width <= x"00010020";
+    enable <= '1';
+    arm <= '1';
+    wait until rising_edge(clk);
+    arm <= '0';
+    prev := '0'; rises := 0; falls := 0;
+    for i in 1 to 70000 loop
+      wait until rising_edge(clk);
+      wait for 1 ns;
+      if dout /= prev then
+        if dout = '1' then
+          target := start_ns + rises * 16#20010#;
+          rises := rises + 1;
+        else
+          target := start_ns + falls * 16#20010# + 16#10020#;
+          falls := falls + 1;
+        end if;
+        check(time_ns - 16 >= target and time_ns - 16 < target + 8, "wide: edge " &
+              std_logic'image(dout) & " at time " & to_hstring(time_ns - 16) & " for target " &
+              to_hstring(target));
+        prev := dout;
+      end if;
+    end loop;
+    check(rises = 5 and falls = 4, "wide: edges in 560 us: " & integer'image(rises) & "/" &
+          integer'image(falls));
+
     if errs = 0 then
       report "tb_perout_gen: PASS";
     else
