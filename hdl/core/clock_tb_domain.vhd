@@ -43,6 +43,7 @@ architecture rtl of clock_tb_domain is
   constant TB_W : positive := 16;
   constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;
   signal frac_early, frac_cap : unsigned(31 downto 0) := (others => '0');
+  signal time_skew : unsigned(63 downto 0);   -- perout_gen's compare reads these
   signal snap_sh : std_logic_vector(SNAP_LEAD - 1 downto 0) := (others => '0');
   signal snap_go : std_logic;
   signal tb_valid  : std_logic := '0';
@@ -96,7 +97,8 @@ begin
     generic map (W => TB_W)
     port map (clk => clk, rst => rst, cmd_valid => tb_valid, cmd_op => tb_op,
               cmd_data => tb_data, cmd_ready => tb_ready, time_ns => time_ns,
-              time_frac => open, frac_early => frac_early, period => open);
+              time_frac => open, frac_early => frac_early, time_skew => time_skew,
+              period => open);
 
   msg_ready <= tb_ready and not tb_valid;
   -- the command word is the staging register itself: it cannot change while
@@ -253,5 +255,5 @@ begin
   po : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => po_arm, enable => po_en,
               start_ns => unsigned(stage_r(95 downto 32)), period => po_period, width => po_width,
-              time_ns => time_ns, dout => perout, next_ns => po_next);
+              time_skew => time_skew, dout => perout, next_ns => po_next);
 end architecture;

@@ -2,21 +2,29 @@
 -- Periodic output (PPS out) from the disciplined time.
 --
 -- A 64-bit "time >= target" compare does not close at 125 MHz on iCE40, so
--- it is split: 16-bit compares folded into two halves in one clock,
--- combined in the next. The output therefore rises a fixed DELAY = 2
--- clocks after the time passes the target (reported to software in
--- id.features.perout_delay).
+-- it runs chunk by chunk on the timebase's skewed ns chunks (time_skew:
+-- chunk k lags chunk 0 by k clocks, the way the timebase's adders hold
+-- them): chunk k's 16-bit carry chain takes the carry chunk k-1 left in
+-- the clock before, which is of the same step. The compare is time +
+-- not target + 1 (its carry out is time >= target), so the target is kept
+-- inverted (ntarget) and no inverter sits in front of the carry chains.
+-- The top chunk's carry, registered, is the result; it belongs to the step
+-- that shows on the aligned time_ns one clock earlier, so the output rises
+-- a fixed DELAY = 2 clocks after the aligned time passes the target
+-- (reported to software in id.features.perout_delay), as before.
 --
--- One 64-bit register, the target of the next edge: after a rise it
--- becomes rise + width (the fall), after a fall fall + (period - width)
--- = the next rise, each formed by one 16-bit adder over 4 clocks, so a
--- high or low phase must be >= 8 clocks (period >= 16 clocks, as the
--- driver demands, and width and period - width >= 8 clocks) for the adds
--- to finish before the edge they compute. The addend chunk (width, or
--- period - width) is itself formed a clock ahead by a second 16-bit adder
--- from the period and width chunks, serially with its own carry, so no
--- copy of the rising edge's time is kept (that was 64 flip-flops and a
--- 64-bit multiplexer).
+-- One 64-bit register, the (inverted) target of the next edge: after a
+-- rise it becomes rise + width (the fall), after a fall fall + (period -
+-- width) = the next rise, each formed by one 16-bit adder over 4 clocks;
+-- the compare is valid again 4 clocks after that (its pipeline refills),
+-- so each edge lands on time when the phase before it (width, or period -
+-- width) is at least 10 clocks; a shorter phase ends late by the
+-- difference (the target arithmetic is absolute, so later edges are on
+-- time again). The driver refuses periods under 16 clocks. The addend
+-- chunk (inverted width, or inverted period - width) is itself formed a
+-- clock ahead by a second 16-bit adder from the period and width chunks,
+-- serially with its own carry, so no copy of the rising edge's time is
+-- kept (that was 64 flip-flops and a 64-bit multiplexer).
 --
 -- Area: period and width are read from the ports, not copied (the caller
 -- holds them, and changes them only right before an arm, which restarts
@@ -30,102 +38,109 @@ use ieee.numeric_std.all;
 
 entity perout_gen is
   port (
-    clk      : in  std_logic;
-    rst      : in  std_logic;
-    arm      : in  std_logic;                 -- strobe: take the values below
-    enable   : in  std_logic;                 -- with arm: 0 stops the output
-    start_ns : in  unsigned(63 downto 0);
-    period   : in  unsigned(31 downto 0);
-    width    : in  unsigned(31 downto 0);
-    time_ns  : in  unsigned(63 downto 0);
-    dout     : out std_logic;
-    next_ns  : out unsigned(63 downto 0));     -- target of the next edge (rise or fall)
+    clk       : in  std_logic;
+    rst       : in  std_logic;
+    arm       : in  std_logic;                 -- strobe: take the values below
+    enable    : in  std_logic;                 -- with arm: 0 stops the output
+    start_ns  : in  unsigned(63 downto 0);
+    period    : in  unsigned(31 downto 0);
+    width     : in  unsigned(31 downto 0);
+    time_skew : in  unsigned(63 downto 0);     -- timebase.time_skew (16-bit chunks)
+    dout      : out std_logic;
+    next_ns   : out unsigned(63 downto 0));    -- target of the next edge (rise or fall)
 end entity;
 
 architecture rtl of perout_gen is
   type state_t is (IDLE, WAIT_RISE, ADD_FALL, WAIT_FALL, ADD_RISE);
   signal state   : state_t := IDLE;
-  signal target  : unsigned(63 downto 0) := (others => '0');
-  signal gt_hi, eq_hi, ge_lo : std_logic := '0';
-  signal c_gt, c_eq : std_logic_vector(3 downto 0);
-  signal cmp_ok  : std_logic := '0';    -- compare pipeline holds a valid result
+  signal ntarget : unsigned(63 downto 0) := (others => '1');   -- not target
+  -- compare: carry of chunk k registered for chunk k+1 in the next clock
+  signal cy      : std_logic_vector(3 downto 0) := (others => '0');
+  type csum_t is array (0 to 3) of unsigned(16 downto 0);
+  signal csum    : csum_t;
+  -- cmp_ok(3): the compare's 4-clock pipeline saw one target throughout
+  signal cmp_ok  : std_logic_vector(3 downto 0) := (others => '0');
   signal ge      : std_logic;
   signal step    : unsigned(1 downto 0) := (others => '0');
-  signal carry   : std_logic := '0';
-  signal addend  : unsigned(15 downto 0) := (others => '0');
+  signal carry   : std_logic := '1';
+  signal naddend : unsigned(15 downto 0) := (others => '0');
   signal sum     : unsigned(16 downto 0);
-  -- the addend's adder: chunk `idx` of width (a fall is next: 0 + width)
-  -- or of period - width (a rise is next: period + not width + 1)
-  signal gap     : std_logic;               -- forming period - width
+  -- the addend's adder: chunk `idx` of not width (a fall is next: 0 +
+  -- not width) or of not (period - width) = width + not period (a rise is
+  -- next); chunks 2 and 3 of period and width are zero
+  signal gap     : std_logic;               -- forming not (period - width)
   signal idx     : unsigned(2 downto 0);    -- chunk formed in this clock
   signal a_op, b_op : unsigned(15 downto 0);
   signal a_sum   : unsigned(16 downto 0);
   signal a_carry : std_logic := '0';
-  signal a_cin   : std_logic;
   signal q       : std_logic := '0';
 begin
-  -- clock 1: 16-bit compares per chunk (one short carry chain each),
-  -- folded into the two halves by one LUT level and registered; clock 2:
-  -- combined by one LUT. (32-bit compares reached 116 MHz, a 4-level
-  -- combine of registered chunk results 97 MHz; measured.)
-  chunk_cmp : for j in 0 to 3 generate
-    c_gt(j) <= '1' when time_ns(16 * j + 15 downto 16 * j) > target(16 * j + 15 downto 16 * j) else '0';
-    c_eq(j) <= '1' when time_ns(16 * j + 15 downto 16 * j) = target(16 * j + 15 downto 16 * j) else '0';
+  chunk_cmp : for k in 0 to 3 generate
+    signal cin : std_logic;
+  begin
+    first : if k = 0 generate
+      cin <= '1';
+    end generate;
+    later : if k > 0 generate
+      cin <= cy(k - 1);
+    end generate;
+    csum(k) <= ('0' & time_skew(16 * k + 15 downto 16 * k)) +
+               ('0' & ntarget(16 * k + 15 downto 16 * k)) + ("" & cin);
   end generate;
   compare : process (clk)
   begin
     if rising_edge(clk) then
-      gt_hi <= c_gt(3) or (c_eq(3) and c_gt(2));
-      eq_hi <= c_eq(3) and c_eq(2);
-      ge_lo <= c_gt(1) or (c_eq(1) and (c_gt(0) or c_eq(0)));
+      for k in 0 to 3 loop
+        cy(k) <= csum(k)(16);
+      end loop;
     end if;
   end process;
-  ge <= gt_hi or (eq_hi and ge_lo);
+  ge <= cy(3);
 
-  -- target(15..0) is always the chunk being added: target rotates
-  sum <= ('0' & target(15 downto 0)) + ('0' & addend) + ("" & carry);
+  -- ntarget(15..0) is always the chunk being added: ntarget rotates.
+  -- not (t + a) = not t + not a + 1: the carry starts at 1
+  sum <= ('0' & ntarget(15 downto 0)) + ('0' & naddend) + ("" & carry);
 
   -- the addend of the next add step, one clock ahead: in a WAIT state the
   -- first chunk of the add that follows the edge, in add step k chunk k+1
   gap <= '1' when state = WAIT_FALL or state = ADD_RISE else '0';
   idx <= "000" when state = WAIT_RISE or state = WAIT_FALL else ('0' & step) + 1;
-  a_op <= period(15 downto 0) when gap = '1' and idx = 0 else
-          period(31 downto 16) when gap = '1' and idx = 1 else
-          (others => '0');
-  b_op <= width(15 downto 0) xor (15 downto 0 => gap) when idx = 0 else
-          width(31 downto 16) xor (15 downto 0 => gap) when idx = 1 else
+  a_op <= not period(15 downto 0) when gap = '1' and idx = 0 else
+          not period(31 downto 16) when gap = '1' and idx = 1 else
           (15 downto 0 => gap);
-  -- carry in: the +1 of period + not width + 1 at the first chunk, then
-  -- the carry of the chunk before (chunks 2 and 3: the sign extension)
-  a_cin <= gap when idx = 0 else a_carry;
-  a_sum <= ('0' & a_op) + ('0' & b_op) + ("" & a_cin);
+  b_op <= width(15 downto 0) xor (15 downto 0 => not gap) when idx = 0 else
+          width(31 downto 16) xor (15 downto 0 => not gap) when idx = 1 else
+          (15 downto 0 => not gap);
+  -- no carry in at the first chunk, then the carry of the chunk before
+  -- (chunks 2 and 3: the sign extension)
+  a_sum <= ('0' & a_op) + ('0' & b_op) + ("" & (a_carry and (idx(0) or idx(1) or idx(2))));
 
   fsm : process (clk)
   begin
     if rising_edge(clk) then
-      cmp_ok <= '1';
-      addend <= a_sum(15 downto 0);
+      cmp_ok  <= cmp_ok(2 downto 0) & '1';
+      naddend <= a_sum(15 downto 0);
       a_carry <= a_sum(16);
       case state is
         when IDLE => null;
         when WAIT_RISE =>
-          if ge = '1' and cmp_ok = '1' then
+          if ge = '1' and cmp_ok(3) = '1' then
             q <= '1';
             state <= ADD_FALL;
             step <= "00";
-            carry <= '0';
+            carry <= '1';
           end if;
         when WAIT_FALL =>
-          if ge = '1' and cmp_ok = '1' then
+          if ge = '1' and cmp_ok(3) = '1' then
             q <= '0';
             state <= ADD_RISE;
             step <= "00";
-            carry <= '0';
+            carry <= '1';
           end if;
         when ADD_FALL | ADD_RISE =>
-          -- target += addend, 16 bits per clock, the sum shifted in from
-          -- the top; after 4 steps it is back in place
-          target <= sum(15 downto 0) & target(63 downto 16);
+          -- ntarget += naddend (+1), 16 bits per clock, the sum shifted in
+          -- from the top; after 4 steps it is back in place
+          ntarget <= sum(15 downto 0) & ntarget(63 downto 16);
           carry <= sum(16);
           step  <= step + 1;
           if step = 3 then
@@ -135,14 +150,14 @@ begin
               state <= WAIT_RISE;
             end if;
           end if;
-          cmp_ok <= '0';            -- the compare in flight used a partial target
+          cmp_ok <= (others => '0');  -- the compares in flight use a partial target
       end case;
       if arm = '1' then
         q <= '0';
         if enable = '1' then
-          target <= start_ns;
-          state  <= WAIT_RISE;
-          cmp_ok <= '0';
+          ntarget <= not start_ns;
+          state   <= WAIT_RISE;
+          cmp_ok  <= (others => '0');
         else
           state <= IDLE;
         end if;
@@ -154,5 +169,5 @@ begin
     end if;
   end process;
   dout    <= q;
-  next_ns <= target;
+  next_ns <= not ntarget;
 end architecture;

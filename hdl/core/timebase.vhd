@@ -47,6 +47,12 @@ entity timebase is
     -- A design that reads only this and not time_frac lets synthesis drop
     -- the fraction's alignment flip-flops (144 of the 240 at W = 16).
     frac_early : out unsigned(31 downto 0);
+    -- the ns chunks as the adders hold them, not aligned: ns chunk k
+    -- (bits k*W+W-1..k*W) in clock t is of the step whose ns chunk 0 was
+    -- there in clock t-k; the top chunk is the aligned time_ns'. For a
+    -- consumer that works chunk by chunk a clock apart (perout_gen's
+    -- compare), so it needs no aligned copy.
+    time_skew : out unsigned(63 downto 0);
     period    : out unsigned(39 downto 0));          -- increment in use
 end entity;
 
@@ -195,6 +201,9 @@ begin
     end generate;
     lower_chunk : if j < NCH - 1 generate
       aligned((j + 1) * W - 1 downto j * W) <= std_logic_vector(dly(j)(NCH - 2 - j));
+    end generate;
+    skew : if j >= 32 / W generate
+      time_skew((j + 1) * W - 1 - 32 downto j * W - 32) <= r(j);
     end generate;
     -- frac_early: the fraction chunks aligned among themselves only
     early_top : if j = 32 / W - 1 generate

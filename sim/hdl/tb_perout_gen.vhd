@@ -13,6 +13,8 @@ architecture sim of tb_perout_gen is
   signal clk : std_logic := '0';
   signal rst, arm, enable, dout : std_logic := '0';
   signal start_ns, time_ns, next_ns : unsigned(63 downto 0) := (others => '0');
+  -- the timebase's skewed chunks: chunk k is 3 - k steps ahead of time_ns
+  signal time_skew : unsigned(63 downto 0);
   signal period, width : unsigned(31 downto 0) := (others => '0');
   signal done : boolean := false;
 begin
@@ -24,9 +26,16 @@ begin
     end if;
   end process;
 
+  skew : for k in 0 to 3 generate
+    signal ahead : unsigned(63 downto 0);
+  begin
+    ahead <= time_ns + 8 * (3 - k);
+    time_skew(16 * k + 15 downto 16 * k) <= ahead(16 * k + 15 downto 16 * k);
+  end generate;
+
   dut : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => arm, enable => enable, start_ns => start_ns,
-              period => period, width => width, time_ns => time_ns, dout => dout,
+              period => period, width => width, time_skew => time_skew, dout => dout,
               next_ns => next_ns);
 
   process
