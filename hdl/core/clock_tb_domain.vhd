@@ -94,7 +94,7 @@ begin
   assert CLK_HZ mod 1_000_000 = 0 report "CLK_HZ must be whole MHz" severity failure;
 
   tb : entity work.timebase
-    generic map (W => TB_W)
+    generic map (W => TB_W, ADJ_FRAC => false)   -- adjust is whole ns (M_ADJ_LO/HI)
     port map (clk => clk, rst => rst, cmd_valid => tb_valid, cmd_op => tb_op,
               cmd_data => tb_data, cmd_ready => tb_ready, time_ns => time_ns,
               time_frac => open, frac_early => frac_early, time_skew => time_skew,
@@ -103,7 +103,8 @@ begin
   msg_ready <= tb_ready and not tb_valid;
   -- the command word is the staging register itself: it cannot change while
   -- the command is in flight because no message is taken until tb_ready.
-  -- Layout: SET ns(95..32) frac(31..0); ADJUST ns(95..32), zero fraction;
+  -- Layout: SET ns(95..32) frac(31..0); ADJUST ns(95..32) (the timebase
+  -- ignores the fraction: ADJ_FRAC false);
   -- PERIOD ns(39..32) frac(31..0) (the timebase ignores bits 95..40).
   tb_data <= stage_r;
 
@@ -120,9 +121,6 @@ begin
         d := msg(31 downto 0);
         case a is
           when M_SET_LO | M_ADJ_LO | M_PO_LO => stage_r(63 downto 32) <= d;
-            if a = M_ADJ_LO then
-              stage_r(31 downto 0) <= (others => '0');
-            end if;
           when M_SET_HI | M_ADJ_HI | M_PO_HI => stage_r(95 downto 64) <= d;
           when M_PER_NS    => stage_r(63 downto 32) <= x"000000" & d(7 downto 0);
           when M_SET_FRAC | M_PER_FRAC => stage_r(31 downto 0) <= d;

@@ -29,13 +29,19 @@ entity timebase is
   generic (
     W          : positive := 16;    -- chunk width: one 16-bit add per clock
     NS_INIT    : natural  := 8;     -- period after reset, whole ns
-    FRAC_INIT  : natural  := 0);
+    FRAC_INIT  : natural  := 0;
+    -- false: ADJUST takes whole ns only (cmd_data's fraction bits are
+    -- ignored), which saves the fraction chunks' offset adders and addend
+    -- multiplexers (64 logic cells at W = 16). The register map has no
+    -- fractional offset (clock.adj_ns_lo/hi), so clock_tb_domain uses false.
+    ADJ_FRAC   : boolean  := true);
   port (
     clk       : in  std_logic;
     rst       : in  std_logic;
     cmd_valid : in  std_logic;
     cmd_op    : in  std_logic_vector(1 downto 0);   -- see OP_* below
-    -- SET: time (ns & frac). ADJUST: signed offset in the same format.
+    -- SET: time (ns & frac). ADJUST: signed offset in the same format
+    -- (the fraction only with ADJ_FRAC).
     -- PERIOD: bits 39..32 whole ns, 31..0 fraction.
     cmd_data  : in  std_logic_vector(95 downto 0);
     cmd_ready : out std_logic;
@@ -145,14 +151,14 @@ begin
     begin
       if rising_edge(clk) then
         -- E = period + offset, chunk j, one clock before chunk j needs it
-        if stage(j) = '1' and op = OP_ADJUST then
+        if stage(j) = '1' and op = OP_ADJUST and (ADJ_FRAC or j >= 32 / W) then
           sum := ('0' & d(j)) + ('0' & chunk(data, j)) + ("" & ecin);
           e(j)  <= sum(W - 1 downto 0);
           ec(j) <= sum(W);
         end if;
 
         -- true in the clock stage(j + 1) is
-        if stage(j) = '1' and op = OP_ADJUST and rst = '0' then
+        if stage(j) = '1' and op = OP_ADJUST and rst = '0' and (ADJ_FRAC or j >= 32 / W) then
           use_e(j) <= '1';
         else
           use_e(j) <= '0';
