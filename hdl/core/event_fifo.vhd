@@ -8,10 +8,19 @@
 -- is detected: at least 2 clocks after its strobe (edge_capture: the
 -- input must leave the active level and come back through the
 -- synchroniser), and an input waits at most N - 1 clocks to be drained,
--- so for N <= 2 no stamp is kept twice. Only the sequence number is held.
--- An edge is lost only when its input's holding slot is still full or the
--- FIFO is full; then `overflows` counts it (one clock later) and the
--- sequence number still advances, so software sees the gap. The memory has
+-- so for N <= 2 no stamp is kept twice.
+--
+-- Sequence numbers are given when a slot is drained, not when the edge
+-- arrives: slots drain in arrival order (simultaneous edges lowest input
+-- first, the order the numbers were given in before), so the numbers are
+-- the same and no per-input copy of them is kept (that was 16 flip-flops
+-- per input and a multiplexer into the RAM's write data). An edge is lost
+-- when the FIFO is full as it drains: `overflows` counts it (one clock
+-- later) and it still takes its sequence number, so software sees the gap.
+-- An edge arriving while its input's slot is still full replaces the
+-- waiting one and is counted in `overflows` without a number; with
+-- edge_capture inputs that cannot happen (their strobes are at least 3
+-- clocks apart and a slot waits at most N - 1 = 1 clock). The memory has
 -- a registered read so it maps to iCE40 block RAM.
 library ieee;
 use ieee.std_logic_1164.all;
@@ -45,8 +54,6 @@ architecture rtl of event_fifo is
   signal mem_nrw : mem_t;
   signal wr_ptr, rd_ptr : unsigned(LOG2 downto 0) := (others => '0');
   signal hv  : std_logic_vector(N - 1 downto 0) := (others => '0');
-  type seqs_t is array (0 to N - 1) of unsigned(15 downto 0);
-  signal hq  : seqs_t;
   signal seq : unsigned(15 downto 0) := (others => '0');
   signal ovf : unsigned(31 downto 0) := (others => '0');
   -- edges lost in the previous clock: counted one clock later, so the
@@ -86,7 +93,7 @@ begin
     end loop;
   end process;
   we    <= any and not full;
-  wdata <= std_logic_vector(hq(sel)) & std_logic_vector(to_unsigned(sel, 3)) &
+  wdata <= std_logic_vector(seq) & std_logic_vector(to_unsigned(sel, 3)) &
            in_stamps(sel * 64 + 63 downto sel * 64);
 
   -- the memory alone in its process, in the shape that maps to block RAM
@@ -107,14 +114,13 @@ begin
   end process;
 
   control : process (clk)
-    variable nseq  : unsigned(15 downto 0);
     variable lost  : natural range 0 to N + 1;
   begin
     if rising_edge(clk) then
-      nseq := seq;
       lost := 0;
       if any = '1' then
         hv(sel) <= '0';
+        seq <= seq + 1;             -- written or lost, the edge takes its number
         if full = '0' then
           wr_ptr <= wr_ptr + 1;
         else
@@ -125,14 +131,11 @@ begin
       for i in 0 to N - 1 loop
         if in_valid(i) = '1' then
           if hv(i) = '1' and not (any = '1' and sel = i) then
-            lost := lost + 1;       -- previous edge of this input still waiting
+            lost := lost + 1;       -- previous edge of this input still waiting (see above)
           end if;
           hv(i) <= '1';
-          hq(i) <= nseq;
-          nseq  := nseq + 1;
         end if;
       end loop;
-      seq <= nseq;
       lost_r <= to_unsigned(lost, 2);
       if ovf /= x"FFFFFFFF" then
         ovf <= ovf + lost_r;
