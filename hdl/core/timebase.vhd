@@ -151,7 +151,12 @@ begin
     begin
       if rising_edge(clk) then
         -- E = period + offset, chunk j, one clock before chunk j needs it
-        if stage(j) = '1' and op = OP_ADJUST and (ADJ_FRAC or j >= 32 / W) then
+        if not (ADJ_FRAC or j >= 32 / W) then
+          -- no offset in this chunk: driven constant (left undriven, GHDL's
+          -- netlist gives them 'Z', and the next chunk reads ec(j))
+          e(j)  <= (others => '0');
+          ec(j) <= '0';
+        elsif stage(j) = '1' and op = OP_ADJUST then
           sum := ('0' & d(j)) + ('0' & chunk(data, j)) + ("" & ecin);
           e(j)  <= sum(W - 1 downto 0);
           ec(j) <= sum(W);
