@@ -120,9 +120,10 @@ begin
         a := to_integer(unsigned(msg(35 downto 32)));
         d := msg(31 downto 0);
         case a is
-          when M_SET_LO | M_ADJ_LO | M_PO_LO => stage_r(63 downto 32) <= d;
+          -- PERIOD: the timebase reads bits 39..32 only, so the whole ns
+          -- word goes in unmasked (no multiplexer on bits 63..40)
+          when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => stage_r(63 downto 32) <= d;
           when M_SET_HI | M_ADJ_HI | M_PO_HI => stage_r(95 downto 64) <= d;
-          when M_PER_NS    => stage_r(63 downto 32) <= x"000000" & d(7 downto 0);
           when M_SET_FRAC | M_PER_FRAC => stage_r(31 downto 0) <= d;
           when M_PPS_CFG   => pps_cfg <= d;
           when M_EV_CFG    => ev_cfg <= d;
