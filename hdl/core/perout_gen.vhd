@@ -68,9 +68,15 @@ architecture rtl of perout_gen is
   -- the addend's adder: chunk `idx` of not width (a fall is next: 0 +
   -- not width) or of not (period - width) = width + not period (a rise is
   -- next); chunks 2 and 3 of period and width are zero
-  signal gap     : std_logic;               -- forming not (period - width)
-  signal idx     : unsigned(2 downto 0);    -- chunk formed in this clock
-  signal a_op, b_op : unsigned(15 downto 0);
+  -- Its operands are registered, selected a clock ahead for the chunk
+  -- the adder forms in the next clock (n_idx, n_gap: gap = forming not
+  -- (period - width)): state -> select decode -> 6-input operand
+  -- multiplexer -> 16-bit carry chain was 3 LUT levels plus the chain.
+  signal fire    : std_logic;
+  signal n_gap   : std_logic;
+  signal n_idx   : unsigned(2 downto 0);
+  signal a_op, b_op : unsigned(15 downto 0) := (others => '0');
+  signal op_first : std_logic := '1';      -- a_op/b_op are chunk 0 (no reset: set every clock)
   signal a_sum   : unsigned(16 downto 0);
   signal a_carry : std_logic := '0';
   signal q       : std_logic := '0';
@@ -102,18 +108,44 @@ begin
   sum <= ('0' & ntarget(15 downto 0)) + ('0' & naddend) + ("" & carry);
 
   -- the addend of the next add step, one clock ahead: in a WAIT state the
-  -- first chunk of the add that follows the edge, in add step k chunk k+1
-  gap <= '1' when state = WAIT_FALL or state = ADD_RISE else '0';
-  idx <= "000" when state = WAIT_RISE or state = WAIT_FALL else ('0' & step) + 1;
-  a_op <= not period(15 downto 0) when gap = '1' and idx = 0 else
-          not period(31 downto 16) when gap = '1' and idx = 1 else
-          (15 downto 0 => gap);
-  b_op <= width(15 downto 0) xor (15 downto 0 => not gap) when idx = 0 else
-          width(31 downto 16) xor (15 downto 0 => not gap) when idx = 1 else
-          (15 downto 0 => not gap);
+  -- first chunk of the add that follows the edge, in add step k chunk k+1;
+  -- the operands one clock before that
+  fire <= ge and cmp_ok(3);
+  next_sel : process (all)
+  begin
+    n_idx <= "000";
+    n_gap <= '0';
+    case state is
+      when IDLE => null;
+      when WAIT_RISE =>
+        if fire = '1' then
+          n_idx <= "001";
+        end if;
+      when WAIT_FALL =>
+        n_gap <= '1';
+        if fire = '1' then
+          n_idx <= "001";
+        end if;
+      when ADD_FALL =>
+        if step = 3 then
+          n_gap <= '1';               -- WAIT_FALL follows
+        else
+          n_idx <= ('0' & step) + 2;
+        end if;
+      when ADD_RISE =>
+        if step /= 3 then
+          n_gap <= '1';
+          n_idx <= ('0' & step) + 2;
+        end if;
+    end case;
+    if arm = '1' then
+      n_idx <= "000";
+      n_gap <= '0';
+    end if;
+  end process;
   -- no carry in at the first chunk, then the carry of the chunk before
   -- (chunks 2 and 3: the sign extension)
-  a_sum <= ('0' & a_op) + ('0' & b_op) + ("" & (a_carry and (idx(0) or idx(1) or idx(2))));
+  a_sum <= ('0' & a_op) + ('0' & b_op) + ("" & (a_carry and not op_first));
 
   fsm : process (clk)
   begin
@@ -121,6 +153,25 @@ begin
       cmp_ok  <= cmp_ok(2 downto 0) & '1';
       naddend <= a_sum(15 downto 0);
       a_carry <= a_sum(16);
+      if n_gap = '1' and n_idx = 0 then
+        a_op <= not period(15 downto 0);
+      elsif n_gap = '1' and n_idx = 1 then
+        a_op <= not period(31 downto 16);
+      else
+        a_op <= (others => n_gap);
+      end if;
+      if n_idx = 0 then
+        b_op <= width(15 downto 0) xor (15 downto 0 => not n_gap);
+      elsif n_idx = 1 then
+        b_op <= width(31 downto 16) xor (15 downto 0 => not n_gap);
+      else
+        b_op <= (others => not n_gap);
+      end if;
+      if n_idx = 0 then
+        op_first <= '1';
+      else
+        op_first <= '0';
+      end if;
       case state is
         when IDLE => null;
         when WAIT_RISE =>
