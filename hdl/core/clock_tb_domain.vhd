@@ -84,7 +84,6 @@ architecture rtl of clock_tb_domain is
   signal pps_is_stamp : std_logic := '0';
   signal pps_hold : std_logic;
   signal glitches  : unsigned(15 downto 0) := (others => '0');
-  signal glitches_sent : unsigned(15 downto 0) := (others => '0');
   signal evstat_req : std_logic := '0';
 
   constant US_DIV : positive := CLK_HZ / 1_000_000;
@@ -163,9 +162,6 @@ begin
       if pps_glitch = '1' then
         glitches <= glitches + 1;
       end if;
-      if glitches /= glitches_sent then
-        pps_pend <= '1';
-      end if;
 
       -- snapshot: fraction now, the answer SNAP_LEAD clocks later
       if snap_pend = '1' and resp_ready = '1' and snap_sh = (snap_sh'range => '0') then
@@ -187,10 +183,15 @@ begin
         elsif evstat_pend = '1' then
           evstat_pend <= '0';
         elsif pps_pend = '1' and pps_stb = '0' then
-          glitches_sent <= glitches;
           pps_is_stamp <= '0';
           pps_pend <= '0';
         end if;
+      end if;
+      -- a width glitch: an answer with the new count follows (after the
+      -- clear above, so a glitch in the clock an answer leaves is sent in
+      -- the next one; the count there already includes it)
+      if pps_glitch = '1' then
+        pps_pend <= '1';
       end if;
 
       if us_cnt = US_DIV - 1 then
@@ -206,7 +207,6 @@ begin
         pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
         glitches <= (others => '0');
-        glitches_sent <= (others => '0');
       end if;
     end if;
   end process;
