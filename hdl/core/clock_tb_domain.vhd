@@ -41,11 +41,12 @@ architecture rtl of clock_tb_domain is
   -- crossing is free and holds every other answer back meanwhile, so the
   -- crossing is still free then and takes it in that clock.
   constant TB_W : positive := 16;
-  constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;
+  constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;   -- >= 2: see sel_snap
   signal frac_early, frac_cap : unsigned(31 downto 0) := (others => '0');
   signal time_skew : unsigned(63 downto 0);   -- perout_gen's compare reads these
   signal snap_sh : std_logic_vector(SNAP_LEAD - 1 downto 0) := (others => '0');
-  signal snap_go : std_logic;
+  -- the answer of this clock: chosen a clock ahead (see the process)
+  signal sel_snap, sel_ev, sel_evstat, sel_pps, rv : std_logic := '0';
   signal tb_valid  : std_logic := '0';
   signal tb_ready  : std_logic;
   signal tb_op     : std_logic_vector(1 downto 0) := "00";
@@ -155,16 +156,14 @@ begin
         ev_pend <= '1';             -- the FIFO holds the entry until the next pop
       end if;
 
-      if pps_stb = '1' then
-        pps_is_stamp <= '1';
-        pps_pend <= '1';
-      end if;
       if pps_glitch = '1' then
         glitches <= glitches + 1;
       end if;
 
-      -- snapshot: fraction now, the answer SNAP_LEAD clocks later
-      if snap_pend = '1' and resp_ready = '1' and snap_sh = (snap_sh'range => '0') then
+      -- snapshot: fraction now, the answer SNAP_LEAD clocks later; only
+      -- when the crossing is free and takes nothing in this clock
+      if snap_pend = '1' and resp_ready = '1' and rv = '0' and
+         snap_sh = (snap_sh'range => '0') then
         frac_cap <= frac_early;
         snap_sh <= (0 => '1', others => '0');
       else
@@ -172,27 +171,45 @@ begin
       end if;
 
       -- response port: the crossing's own holding register takes the word
-      -- (see the selection below); here only the sent flag is cleared
-      if resp_ready = '1' then
-        if snap_pend = '1' then
-          if snap_go = '1' then
-            snap_pend <= '0';
-          end if;
-        elsif ev_pend = '1' then
+      -- (see the selection below) in a clock with rv and resp_ready; here
+      -- the sent answer's flag is cleared
+      if resp_ready = '1' and rv = '1' then
+        if sel_snap = '1' then
+          snap_pend <= '0';
+        end if;
+        if sel_ev = '1' then
           ev_pend <= '0';
-        elsif evstat_pend = '1' then
+        end if;
+        if sel_evstat = '1' then
           evstat_pend <= '0';
-        elsif pps_pend = '1' and pps_stb = '0' then
+        end if;
+        if sel_pps = '1' then
           pps_is_stamp <= '0';
           pps_pend <= '0';
         end if;
       end if;
-      -- a width glitch: an answer with the new count follows (after the
-      -- clear above, so a glitch in the clock an answer leaves is sent in
-      -- the next one; the count there already includes it)
+      -- a new PPS stamp, or a width glitch (an answer with the new count
+      -- follows): after the clear above, so one that comes in the clock an
+      -- answer leaves is sent in a later one
+      if pps_stb = '1' then
+        pps_is_stamp <= '1';
+        pps_pend <= '1';
+      end if;
       if pps_glitch = '1' then
         pps_pend <= '1';
       end if;
+
+      -- the answer for the next clock, chosen from the flags of this one
+      -- (priority: snapshot, event, FIFO status, PPS). Flags raised in
+      -- this clock wait a clock; a flag cleared by a send in this clock
+      -- may be chosen once more, but the crossing is then busy (no
+      -- resp_ready) until long after the choice is renewed.
+      sel_snap   <= snap_pend and snap_sh(SNAP_LEAD - 2);
+      sel_ev     <= not snap_pend and ev_pend;
+      sel_evstat <= not snap_pend and not ev_pend and evstat_pend;
+      sel_pps    <= not snap_pend and not ev_pend and not evstat_pend and pps_pend;
+      rv <= (snap_pend and snap_sh(SNAP_LEAD - 2)) or
+            (not snap_pend and (ev_pend or evstat_pend or pps_pend));
 
       if us_cnt = US_DIV - 1 then
         us_cnt <= 0;
@@ -204,26 +221,28 @@ begin
       if rst = '1' then
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         snap_sh <= (others => '0');
+        sel_snap <= '0'; sel_ev <= '0'; sel_evstat <= '0'; sel_pps <= '0'; rv <= '0';
         pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
         glitches <= (others => '0');
       end if;
     end if;
   end process;
-  -- The answer is selected combinationally and latched by cdc_handshake in
-  -- the clock it is taken (resp_valid and resp_ready), so the 98-bit word is
-  -- held once, in the crossing, not twice. A snapshot sends time_ns of
-  -- that clock with frac_cap (see above). Priority: snapshot, event, FIFO status, PPS.
+  -- The answer is selected by the flip-flops above and latched by
+  -- cdc_handshake in the clock it is taken (resp_valid and resp_ready), so
+  -- the 98-bit word is held once, in the crossing, not twice. resp_valid
+  -- is a flip-flop: with the pending flags decoded in front of it, it
+  -- drove the crossing's 98 clock enables through 4 LUT levels and a
+  -- global buffer (9.04 ns, the worst tb_clk path at seed 2, measured).
+  -- A snapshot sends time_ns of that clock with frac_cap (see above).
   -- from the strobe (edge_capture registers hold) until the answer leaves
   pps_hold <= pps_stb or pps_is_stamp;
-  snap_go <= snap_sh(SNAP_LEAD - 1);
-  resp_valid <= snap_go when snap_pend = '1' else
-                ev_pend or evstat_pend or (pps_pend and not pps_stb);
-  resp <= R_SNAP & std_logic_vector(time_ns & frac_cap) when snap_pend = '1' else
+  resp_valid <= rv;
+  resp <= R_SNAP & std_logic_vector(time_ns & frac_cap) when sel_snap = '1' else
           R_EVENT & fq_found & fq_entry(82 downto 64) & x"000" & fq_entry(63 downto 0)
-            when ev_pend = '1' else
+            when sel_ev = '1' else
           R_EVSTAT & std_logic_vector(fq_ovf) & std_logic_vector(resize(fq_level, 16)) &
-            x"000000000000" when evstat_pend = '1' else
+            x"000000000000" when sel_evstat = '1' else
           R_PPS & std_logic_vector(pps_stamp) & std_logic_vector(glitches) & pps_is_stamp &
             "000000000000000";
   us_toggle  <= us_t;
