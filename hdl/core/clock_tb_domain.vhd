@@ -162,9 +162,14 @@ begin
 
       -- snapshot: fraction now, the answer SNAP_LEAD clocks later; only
       -- when the crossing is free and takes nothing in this clock
+      -- (frac_cap follows frac_early whenever no snapshot is under way, so
+      -- it holds the start clock's value: its 32 enables do not hang on
+      -- the start decision, which was a 8.8 ns tb_clk path at seed 2)
+      if snap_sh = (snap_sh'range => '0') then
+        frac_cap <= frac_early;
+      end if;
       if snap_pend = '1' and resp_ready = '1' and rv = '0' and
          snap_sh = (snap_sh'range => '0') then
-        frac_cap <= frac_early;
         snap_sh <= (0 => '1', others => '0');
       else
         snap_sh <= snap_sh(SNAP_LEAD - 2 downto 0) & '0';
