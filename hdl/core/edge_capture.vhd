@@ -33,16 +33,20 @@ end entity;
 
 architecture rtl of edge_capture is
   signal s, s_d, act : std_logic := '0';
-  -- The 64-bit stamp load enable (take) is one LUT of flip-flops: the
-  -- edge test on the synchronised level and `armed`, which holds the rest
-  -- of the old test (not rst_q, en_q, not counting) decided a clock ahead.
-  -- With all of it in that enable's cone it was the worst tb_clk path of
-  -- the placed card at several seeds (8.3 .. 11.5 ns: 4 LUT levels plus
-  -- the route to the 64 enables, measured). armed(c+1) is exactly that
-  -- part of the test written with the values it has in clock c+1: rst_q,
-  -- en_q and counting of c+1 are rst, enable and not hold, and the next
-  -- counting state of clock c.
-  signal armed, take, cnt_next, left_le1 : std_logic := '0';
+  -- The 64-bit stamp load enable is `take`, one LUT of flip-flops: the
+  -- edge test on the synchronised level and `armed` (not in reset,
+  -- enabled, not held: rst_q and en_q as one flip-flop). With the whole
+  -- test of the state machine below in that enable's cone it was the
+  -- worst tb_clk path of the placed card at several seeds (8.3 .. 11.5 ns:
+  -- 4 LUT levels plus the route to the 64 enables, measured). `counting`
+  -- need not be in it: while counting the input is at its active level,
+  -- so an edge into that level ends the count (a glitch) first, and take
+  -- is never 1 while counting. So `cand` loads exactly when the state
+  -- machine takes an edge. (Only a polarity change in the very clock the
+  -- input changes during a count could load it while counting: changing
+  -- `falling` on a live input is not a supported use, its count is a
+  -- glitch or a stamp of the old level either way.)
+  signal armed, take, left_le1 : std_logic := '0';
   signal counting      : std_logic := '0';
   signal left          : unsigned(CNT_W - 1 downto 0) := (others => '0');
   -- the reset, registered here: the domain's reset net reaches every
@@ -61,11 +65,6 @@ begin
   act <= s xor fall_q;
   take <= armed and act and (s xor s_d);
   left_le1 <= '1' when left(CNT_W - 1 downto 1) = (CNT_W - 1 downto 1 => '0') else '0';
-  -- `counting` in the next clock: the same decisions as the process below
-  cnt_next <= '0' when rst_q = '1' or en_q = '0' else
-              take when counting = '0' else
-              '0' when act = '0' or left_le1 = '1' else
-              '1';
 
   process (clk)
   begin
@@ -78,14 +77,16 @@ begin
       -- hold folded in here, not into the 64-bit stamp load enable (that
       -- cone was the 8.3 ns tb_clk path with hold in it, measured)
       en_q        <= enable and not hold;
-      armed       <= not rst and enable and not hold and not cnt_next;
+      armed       <= not rst and enable and not hold;   -- = not rst_q and en_q
+      if take = '1' then
+        cand <= time_ns;
+      end if;
       if rst_q = '1' or en_q = '0' then
         counting <= '0';
       elsif counting = '0' then
         if take = '1' then
-          cand     <= time_ns;
-          -- clocks still to hold: released when `left` <= 1, i.e. after
-          -- min_width clocks at the new level (a down-counter tested for
+          -- cand is loaded above. Clocks still to hold: released when
+          -- `left` <= 1, i.e. after min_width clocks at the new level (a down-counter tested for
           -- <= 1 needs no comparator against min_width at 125 MHz)
           left     <= min_width;
           counting <= '1';
