@@ -61,23 +61,27 @@ architecture rtl of event_fifo is
   signal lost_r : unsigned(1 downto 0) := (others => '0');
   signal rd_data : std_logic_vector(82 downto 0);
   signal pop_d, found_d : std_logic := '0';
-  -- full as a flip-flop, kept from the pointer moves of each clock: the
-  -- pointer compare in front of the RAMs' write enables (`we` fans out to
-  -- the 6 RAMs' write masks) was the worst tb_clk path at seeds 1 and 5
-  -- of the placed card (8.1 ns, 5 LUT levels, measured); now `we` is one
-  -- LUT of flip-flops.
-  signal full : std_logic := '0';
+  -- The level and the full and empty flags are flip-flops kept from the
+  -- moves of each clock (push: we, pop: rd_adv), not compares of the
+  -- pointers: the pointer compare in front of the RAMs' write enables
+  -- (`we` fans out to the RAMs' write masks) was the worst tb_clk path at
+  -- seeds 1 and 5 of the placed card (8.1 ns, 5 LUT levels), and with
+  -- `full` a flip-flop, its update through the pointer subtraction was the
+  -- worst at seed 2 (8.1 ns, 4 LUT levels); now `we` and `rd_adv` are one
+  -- LUT of flip-flops and the flags' updates compare `lvl` (a register)
+  -- with a constant.
+  signal full  : std_logic := '0';
+  signal empty : std_logic := '1';
+  signal lvl   : unsigned(LOG2 downto 0) := (others => '0');
   signal any, we, rd_adv : std_logic;
-  signal lvl : unsigned(LOG2 downto 0);
   signal sel  : natural range 0 to N - 1;
   signal wdata : std_logic_vector(82 downto 0);
 begin
   assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
   assert N <= 2 report "event_fifo: the stamps are held by the edge captures; " &
     "more than 2 inputs need holding registers again (see the header)" severity failure;
-  lvl   <= wr_ptr - rd_ptr;
   level <= lvl;
-  rd_adv <= '1' when pop = '1' and wr_ptr /= rd_ptr else '0';
+  rd_adv <= pop and not empty;
   overflows <= ovf;
 
   -- the drain choice, combinational: lowest input with a waiting stamp
@@ -151,12 +155,24 @@ begin
       if rd_adv = '1' then
         rd_ptr <= rd_ptr + 1;
       end if;
-      -- full in the next clock: the level then is 2^LOG2 (a pop frees a
-      -- word; a push into 2^LOG2 - 1 words without a pop fills the last)
+      -- the level and its flags in the next clock: a pop frees a word, a
+      -- push into 2^LOG2 - 1 words without a pop fills the last; a push
+      -- makes it non-empty, a pop of the last word without a push empties
+      -- it (with both, the level stays)
+      if we = '1' and rd_adv = '0' then
+        lvl <= lvl + 1;
+      elsif rd_adv = '1' and we = '0' then
+        lvl <= lvl - 1;
+      end if;
       if rd_adv = '1' then
         full <= '0';
       elsif we = '1' and lvl = 2 ** LOG2 - 1 then
         full <= '1';
+      end if;
+      if we = '1' then
+        empty <= '0';
+      elsif rd_adv = '1' and lvl = 1 then
+        empty <= '1';
       end if;
       if rst = '1' then
         hv <= (others => '0');
@@ -166,6 +182,8 @@ begin
         wr_ptr <= (others => '0');
         rd_ptr <= (others => '0');
         full <= '0';
+        empty <= '1';
+        lvl <= (others => '0');
         pop_d <= '0';
         out_valid <= '0';
       end if;

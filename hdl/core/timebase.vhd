@@ -100,6 +100,7 @@ architecture rtl of timebase is
   -- input took 3 ns of routing (tb_clk 96 MHz, measured)
   signal use_e, do_set, do_per : std_logic_vector(NCH - 1 downto 0) := (others => '0');
   signal stage       : std_logic_vector(NCH downto 0) := (others => '0');
+  signal idle        : std_logic := '1';
   signal data        : std_logic_vector(95 downto 0);
   signal op          : std_logic_vector(1 downto 0);
   signal period_reg  : std_logic_vector(39 downto 0) := PERIOD_RESET(39 downto 0);
@@ -115,7 +116,10 @@ begin
 
   data <= cmd_data;
   op   <= cmd_op;
-  cmd_ready <= '1' when stage = (stage'range => '0') and cmd_valid = '0' else '0';
+  -- idle = no command in flight (stage all zero), kept as a flip-flop:
+  -- the 7-bit zero test in front of cmd_ready sat on the path into the
+  -- message crossing's handshake (clock_tb_domain's msg_ready)
+  cmd_ready <= idle and not cmd_valid;
 
   control : process (clk)
   begin
@@ -124,10 +128,18 @@ begin
       if stage(0) = '1' and op = OP_PERIOD then
         period_reg <= data(39 downto 0);
       end if;
+      -- stage in the next clock is zero: nothing left to shift in, no start
+      if stage(NCH - 1 downto 0) = (NCH - 1 downto 0 => '0') and
+         not (cmd_valid = '1' and idle = '1') then
+        idle <= '1';
+      else
+        idle <= '0';
+      end if;
       if rst = '1' then
         stage <= (others => '0');
+        idle <= '1';
         period_reg <= PERIOD_RESET(39 downto 0);
-      elsif cmd_valid = '1' and stage = (stage'range => '0') then
+      elsif cmd_valid = '1' and idle = '1' then
         stage(0) <= '1';
       end if;
     end if;
