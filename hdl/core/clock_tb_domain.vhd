@@ -90,6 +90,9 @@ architecture rtl of clock_tb_domain is
   constant US_DIV : positive := CLK_HZ / 1_000_000;
   signal us_cnt    : natural range 0 to US_DIV - 1 := 0;
   signal us_t      : std_logic := '0';
+  -- the reset of this process, registered (the domain's reset net is a
+  -- long route: see perout_gen); the blocks below register their own
+  signal rst_q     : std_logic := '1';
 begin
   assert CLK_HZ mod 1_000_000 = 0 report "CLK_HZ must be whole MHz" severity failure;
 
@@ -223,7 +226,8 @@ begin
         us_cnt <= us_cnt + 1;
       end if;
 
-      if rst = '1' then
+      rst_q <= rst;
+      if rst_q = '1' then
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         snap_sh <= (others => '0');
         sel_snap <= '0'; sel_ev <= '0'; sel_evstat <= '0'; sel_pps <= '0'; rv <= '0';

@@ -75,6 +75,9 @@ architecture rtl of event_fifo is
   signal lvl   : unsigned(LOG2 downto 0) := (others => '0');
   signal any, we, rd_adv : std_logic;
   signal sel  : natural range 0 to N - 1;
+  -- the reset, registered here (the domain's reset net is a long route:
+  -- see perout_gen); one clock later costs nothing
+  signal rst_q : std_logic := '1';
   signal wdata : std_logic_vector(82 downto 0);
 begin
   assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
@@ -174,7 +177,8 @@ begin
       elsif rd_adv = '1' and lvl = 1 then
         empty <= '1';
       end if;
-      if rst = '1' then
+      rst_q <= rst;
+      if rst_q = '1' then
         hv <= (others => '0');
         seq <= (others => '0');       -- sequence numbers count from reset
         ovf <= (others => '0');

@@ -109,6 +109,9 @@ architecture rtl of timebase is
   type delay_t is array (0 to NCH - 1) of chunks_t;
   signal dly : delay_t := (others => (others => (others => '0')));
   signal aligned : std_logic_vector(95 downto 0);
+  -- the reset, registered here (the domain's reset net is a long route:
+  -- see perout_gen); one clock later costs nothing
+  signal rst_q       : std_logic := '1';
 begin
   assert 96 mod W = 0 report "timebase: W must divide 96" severity failure;
   assert W >= 8 report "timebase: the period's whole ns must fit chunks 0..2" severity failure;
@@ -124,6 +127,7 @@ begin
   control : process (clk)
   begin
     if rising_edge(clk) then
+      rst_q <= rst;
       stage <= stage(NCH - 1 downto 0) & '0';
       if stage(0) = '1' and op = OP_PERIOD then
         period_reg <= data(39 downto 0);
@@ -135,7 +139,7 @@ begin
       else
         idle <= '0';
       end if;
-      if rst = '1' then
+      if rst_q = '1' then
         stage <= (others => '0');
         idle <= '1';
         period_reg <= PERIOD_RESET(39 downto 0);
@@ -175,17 +179,17 @@ begin
         end if;
 
         -- true in the clock stage(j + 1) is
-        if stage(j) = '1' and op = OP_ADJUST and rst = '0' and (ADJ_FRAC or j >= 32 / W) then
+        if stage(j) = '1' and op = OP_ADJUST and rst_q = '0' and (ADJ_FRAC or j >= 32 / W) then
           use_e(j) <= '1';
         else
           use_e(j) <= '0';
         end if;
-        if stage(j) = '1' and op = OP_SET and rst = '0' then
+        if stage(j) = '1' and op = OP_SET and rst_q = '0' then
           do_set(j) <= '1';
         else
           do_set(j) <= '0';
         end if;
-        if stage(j) = '1' and op = OP_PERIOD and rst = '0' then
+        if stage(j) = '1' and op = OP_PERIOD and rst_q = '0' then
           do_per(j) <= '1';
         else
           do_per(j) <= '0';
@@ -205,7 +209,7 @@ begin
           c(j) <= sum(W);
         end if;
 
-        if rst = '1' then
+        if rst_q = '1' then
           d(j) <= chunk(PERIOD_RESET, j);
         elsif do_per(j) = '1' then
           d(j) <= chunk(period_bits(data), j);
