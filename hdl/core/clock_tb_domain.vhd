@@ -47,6 +47,8 @@ architecture rtl of clock_tb_domain is
   signal snap_sh : std_logic_vector(SNAP_LEAD - 1 downto 0) := (others => '0');
   -- the answer of this clock: chosen a clock ahead (see the process)
   signal sel_snap, sel_ev, sel_evstat, sel_pps, rv : std_logic := '0';
+  -- the answer that left in the clock before (its flag is cleared now)
+  signal sent_snap, sent_ev, sent_evstat, sent_pps : std_logic := '0';
   signal tb_valid  : std_logic := '0';
   signal tb_ready  : std_logic;
   signal tb_op     : std_logic_vector(1 downto 0) := "00";
@@ -119,6 +121,22 @@ begin
       tb_valid <= '0';
       pop      <= '0';
       po_arm   <= '0';
+      -- the answer sent in the clock before: its flag is cleared (first,
+      -- so a flag raised in this clock below stays raised)
+      if sent_snap = '1' then
+        snap_pend <= '0';
+      end if;
+      if sent_ev = '1' then
+        ev_pend <= '0';
+      end if;
+      if sent_evstat = '1' then
+        evstat_pend <= '0';
+      end if;
+      if sent_pps = '1' then
+        pps_is_stamp <= '0';
+        pps_pend <= '0';
+      end if;
+
       if msg_valid = '1' then
         a := to_integer(unsigned(msg(35 downto 32)));
         d := msg(31 downto 0);
@@ -179,23 +197,21 @@ begin
       end if;
 
       -- response port: the crossing's own holding register takes the word
-      -- (see the selection below) in a clock with rv and resp_ready; here
-      -- the sent answer's flag is cleared
-      if resp_ready = '1' and rv = '1' then
-        if sel_snap = '1' then
-          snap_pend <= '0';
-        end if;
-        if sel_ev = '1' then
-          ev_pend <= '0';
-        end if;
-        if sel_evstat = '1' then
-          evstat_pend <= '0';
-        end if;
-        if sel_pps = '1' then
-          pps_is_stamp <= '0';
-          pps_pend <= '0';
-        end if;
-      end if;
+      -- (see the selection below) in a clock with rv and resp_ready; the
+      -- sent answer's flag is cleared in the next clock (at the top of
+      -- this process) from these flip-flops. resp_ready carries tb_rst
+      -- (cdc_handshake's a_ready), and its route into the flags' enables
+      -- was the worst tb_clk path at seed 3 of 430df51 (8.69 ns, 3.1 ns
+      -- of it tb_rst's route). A flag still set one clock after its send
+      -- may be chosen again for the clock after, but the crossing is busy
+      -- then: its ready needs the acknowledge back through two bus-clock
+      -- and two tb_clk synchroniser flops, at least 4 clocks. A PPS stamp
+      -- or glitch in the send clock itself is not cleared (as before: it
+      -- is sent in a later answer).
+      sent_snap   <= resp_ready and rv and sel_snap;
+      sent_ev     <= resp_ready and rv and sel_ev;
+      sent_evstat <= resp_ready and rv and sel_evstat;
+      sent_pps    <= resp_ready and rv and sel_pps and not pps_stb and not pps_glitch;
       -- a new PPS stamp, or a width glitch (an answer with the new count
       -- follows): after the clear above, so one that comes in the clock an
       -- answer leaves is sent in a later one
@@ -231,6 +247,7 @@ begin
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         snap_sh <= (others => '0');
         sel_snap <= '0'; sel_ev <= '0'; sel_evstat <= '0'; sel_pps <= '0'; rv <= '0';
+        sent_snap <= '0'; sent_ev <= '0'; sent_evstat <= '0'; sent_pps <= '0';
         pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
         glitches <= (others => '0');
