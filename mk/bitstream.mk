@@ -20,13 +20,12 @@ BS_DIR       := $(BUILD)/bitstream$(if $(filter-out hx8k,$(BOARD)),-$(BOARD))
 BS_NAME      := synpcix_$(BOARD)
 BS_BIN       := $(BS_DIR)/$(BS_NAME).bin
 BS_REPORT    := $(BS_DIR)/report.json
-# Placement seed. From a sweep of the gateware with BUILD_ID 528ea3dc
-# (nextpnr 0.4, tb_clk MHz at seeds 4, 1, 2: 119.8, 126.9, 129.5; bus_clk
-# 77.4..79.9). The margin is thin and the result moves with any change of
-# the netlist (the earlier sweep at 5bc9e19 passed only at seed 4, by
-# 0.25 %): a gateware change needs a new sweep (make test-card
-# NEXTPNR_SEED=n) until the tb_clk paths get their pipeline cuts
-# (docs/bitstream.md "Status").
+# Placement seed. From the sweep of the gateware at dc35416 (session 4,
+# timebase domain pipeline cuts; nextpnr 0.4): tb_clk 129.45 MHz at seed
+# 1, 129.50 at seed 2; bus_clk 80.5 / 72.9. The result still moves with
+# any change of the netlist (docs/bitstream.md "Session 4: timebase
+# domain" lists every netlist and seed measured): a gateware change needs
+# a new check (make test-card NEXTPNR_SEED=n).
 NEXTPNR_SEED ?= 2
 
 # Sources in analysis order: the core's list (mk/hdl.mk, generated register

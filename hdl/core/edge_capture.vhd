@@ -21,6 +21,11 @@ entity edge_capture is
     falling     : in  std_logic;                 -- 1: falling edge is on time
     min_width   : in  unsigned(CNT_W - 1 downto 0);
     time_ns     : in  unsigned(63 downto 0);
+    -- 1: no new edge is taken (its stamp would replace `stamp` before the
+    -- consumer has used it); such an edge is neither stamped nor a glitch.
+    -- Registered like enable (one clock late): raise it in the clock of
+    -- stamp_valid already.
+    hold        : in  std_logic := '0';
     stamp_valid : out std_logic;                 -- one-clock strobe
     stamp       : out unsigned(63 downto 0);     -- valid with stamp_valid only
     glitch      : out std_logic);                -- one-clock strobe
@@ -28,6 +33,24 @@ end entity;
 
 architecture rtl of edge_capture is
   signal s, s_d, act : std_logic := '0';
+  -- The 64-bit stamp load enable is `take`, one LUT of flip-flops: the
+  -- edge test on the synchronised level and `armed` (not in reset,
+  -- enabled, not held: rst_q and en_q as one flip-flop). With the whole
+  -- test of the state machine below in that enable's cone it was the
+  -- worst tb_clk path of the placed card at several seeds (8.3 .. 11.5 ns:
+  -- 4 LUT levels plus the route to the 64 enables, measured). `counting`
+  -- need not be in it: while counting the input is at its active level,
+  -- so an edge into that level ends the count (a glitch) first, and take
+  -- is never 1 while counting. So `cand` loads exactly when the state
+  -- machine takes an edge. (Only a polarity change in the very clock the
+  -- input changes during a count could load it while counting: changing
+  -- `falling` on a live input is not a supported use, its count is a
+  -- glitch or a stamp of the old level either way.)
+  signal armed, take : std_logic := '0';
+  -- left <= 1, kept as a flip-flop with `left` (the 15-bit zero test in
+  -- front of the state machine and left's enables was the worst tb_clk
+  -- path at seed 1 of 7415f5a: 8.56 ns, 4 LUT levels)
+  signal left_le1 : std_logic := '1';
   signal counting      : std_logic := '0';
   signal left          : unsigned(CNT_W - 1 downto 0) := (others => '0');
   -- the reset, registered here: the domain's reset net reaches every
@@ -42,8 +65,10 @@ architecture rtl of edge_capture is
   signal fall_q, en_q  : std_logic := '0';
   signal cand          : unsigned(63 downto 0) := (others => '0');
 begin
+  assert CNT_W >= 3 report "edge_capture: CNT_W must be >= 3 (left_le1)" severity failure;
   sync : entity work.sync_bit port map (clk => clk, din => pin, dout => s);
   act <= s xor fall_q;
+  take <= armed and act and (s xor s_d);
 
   process (clk)
   begin
@@ -53,28 +78,47 @@ begin
       s_d         <= s;             -- raw level: a polarity change is no edge
       rst_q       <= rst;
       fall_q      <= falling;
-      en_q        <= enable;
+      -- hold folded in here, not into the 64-bit stamp load enable (that
+      -- cone was the 8.3 ns tb_clk path with hold in it, measured)
+      en_q        <= enable and not hold;
+      armed       <= not rst and enable and not hold;   -- = not rst_q and en_q
+      if take = '1' then
+        cand <= time_ns;
+      end if;
       if rst_q = '1' or en_q = '0' then
         counting <= '0';
       elsif counting = '0' then
-        if act = '1' and s /= s_d then
-          cand     <= time_ns;
-          -- clocks still to hold: released when `left` <= 1, i.e. after
-          -- min_width clocks at the new level (a down-counter tested for
+        if take = '1' then
+          -- cand is loaded above. Clocks still to hold: released when
+          -- `left` <= 1, i.e. after min_width clocks at the new level (a down-counter tested for
           -- <= 1 needs no comparator against min_width at 125 MHz)
           left     <= min_width;
+          if min_width(CNT_W - 1 downto 1) = (CNT_W - 1 downto 1 => '0') then
+            left_le1 <= '1';
+          else
+            left_le1 <= '0';
+          end if;
           counting <= '1';
         end if;
       elsif act = '0' then
         counting <= '0';            -- fell back before min_width: a glitch
         glitch   <= '1';
-      elsif left(CNT_W - 1 downto 1) = (CNT_W - 1 downto 1 => '0') then
+      elsif left_le1 = '1' then
         counting    <= '0';
         stamp_valid <= '1';
       else
         left <= left - 1;
+        -- left - 1 <= 1, i.e. left <= 2
+        if left(CNT_W - 1 downto 2) = (CNT_W - 1 downto 2 => '0') and
+           left(1 downto 0) /= "11" then
+          left_le1 <= '1';
+        else
+          left_le1 <= '0';
+        end if;
       end if;
     end if;
   end process;
-  stamp <= cand;                 -- the consumer latches it in the strobe clock
+  -- held from the strobe until the next edge is taken (at least two clocks:
+  -- the input must leave the active level and come back), longer with hold
+  stamp <= cand;
 end architecture;

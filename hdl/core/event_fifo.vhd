@@ -8,10 +8,19 @@
 -- is detected: at least 2 clocks after its strobe (edge_capture: the
 -- input must leave the active level and come back through the
 -- synchroniser), and an input waits at most N - 1 clocks to be drained,
--- so for N <= 2 no stamp is kept twice. Only the sequence number is held.
--- An edge is lost only when its input's holding slot is still full or the
--- FIFO is full; then `overflows` counts it (one clock later) and the
--- sequence number still advances, so software sees the gap. The memory has
+-- so for N <= 2 no stamp is kept twice.
+--
+-- Sequence numbers are given when a slot is drained, not when the edge
+-- arrives: slots drain in arrival order (simultaneous edges lowest input
+-- first, the order the numbers were given in before), so the numbers are
+-- the same and no per-input copy of them is kept (that was 16 flip-flops
+-- per input and a multiplexer into the RAM's write data). An edge is lost
+-- when the FIFO is full as it drains: `overflows` counts it (one clock
+-- later) and it still takes its sequence number, so software sees the gap.
+-- An edge arriving while its input's slot is still full replaces the
+-- waiting one and is counted in `overflows` without a number; with
+-- edge_capture inputs that cannot happen (their strobes are at least 3
+-- clocks apart and a slot waits at most N - 1 = 1 clock). The memory has
 -- a registered read so it maps to iCE40 block RAM.
 library ieee;
 use ieee.std_logic_1164.all;
@@ -36,11 +45,15 @@ end entity;
 
 architecture rtl of event_fifo is
   type mem_t is array (0 to 2 ** LOG2 - 1) of std_logic_vector(82 downto 0);
-  signal mem : mem_t;
+  -- `_nrw`: no read of this memory depends on the word written in the
+  -- same clock. A pop reads rd_ptr while an edge may be written at wr_ptr;
+  -- the two are equal only when the FIFO is empty (then the popped word is
+  -- not used: out_found = 0) or full (then nothing is written). So Yosys
+  -- need not keep the old word on a collision (hdl/boards/ghdl_verilog_fix.awk
+  -- fix 7: that logic was 172 flip-flops and 88 LUTs here).
+  signal mem_nrw : mem_t;
   signal wr_ptr, rd_ptr : unsigned(LOG2 downto 0) := (others => '0');
   signal hv  : std_logic_vector(N - 1 downto 0) := (others => '0');
-  type seqs_t is array (0 to N - 1) of unsigned(15 downto 0);
-  signal hq  : seqs_t;
   signal seq : unsigned(15 downto 0) := (others => '0');
   signal ovf : unsigned(31 downto 0) := (others => '0');
   -- edges lost in the previous clock: counted one clock later, so the
@@ -48,18 +61,30 @@ architecture rtl of event_fifo is
   signal lost_r : unsigned(1 downto 0) := (others => '0');
   signal rd_data : std_logic_vector(82 downto 0);
   signal pop_d, found_d : std_logic := '0';
-  signal full, any, we : std_logic;
+  -- The level and the full and empty flags are flip-flops kept from the
+  -- moves of each clock (push: we, pop: rd_adv), not compares of the
+  -- pointers: the pointer compare in front of the RAMs' write enables
+  -- (`we` fans out to the RAMs' write masks) was the worst tb_clk path at
+  -- seeds 1 and 5 of the placed card (8.1 ns, 5 LUT levels), and with
+  -- `full` a flip-flop, its update through the pointer subtraction was the
+  -- worst at seed 2 (8.1 ns, 4 LUT levels); now `we` and `rd_adv` are one
+  -- LUT of flip-flops and the flags' updates compare `lvl` (a register)
+  -- with a constant.
+  signal full  : std_logic := '0';
+  signal empty : std_logic := '1';
+  signal lvl   : unsigned(LOG2 downto 0) := (others => '0');
+  signal any, we, rd_adv : std_logic;
   signal sel  : natural range 0 to N - 1;
+  -- the reset, registered here (the domain's reset net is a long route:
+  -- see perout_gen); one clock later costs nothing
+  signal rst_q : std_logic := '1';
   signal wdata : std_logic_vector(82 downto 0);
 begin
   assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
   assert N <= 2 report "event_fifo: the stamps are held by the edge captures; " &
     "more than 2 inputs need holding registers again (see the header)" severity failure;
-  -- full: the pointers differ only in their wrap bit (no subtractor on
-  -- the path to the overflow counter)
-  full  <= '1' when wr_ptr(LOG2) /= rd_ptr(LOG2) and
-                    wr_ptr(LOG2 - 1 downto 0) = rd_ptr(LOG2 - 1 downto 0) else '0';
-  level <= wr_ptr - rd_ptr;
+  level <= lvl;
+  rd_adv <= pop and not empty;
   overflows <= ovf;
 
   -- the drain choice, combinational: lowest input with a waiting stamp
@@ -75,7 +100,7 @@ begin
     end loop;
   end process;
   we    <= any and not full;
-  wdata <= std_logic_vector(hq(sel)) & std_logic_vector(to_unsigned(sel, 3)) &
+  wdata <= std_logic_vector(seq) & std_logic_vector(to_unsigned(sel, 3)) &
            in_stamps(sel * 64 + 63 downto sel * 64);
 
   -- the memory alone in its process, in the shape that maps to block RAM
@@ -87,23 +112,22 @@ begin
   begin
     if rising_edge(clk) then
       if we = '1' then
-        mem(to_integer(wr_ptr(LOG2 - 1 downto 0))) <= wdata;
+        mem_nrw(to_integer(wr_ptr(LOG2 - 1 downto 0))) <= wdata;
       end if;
       if pop = '1' then
-        rd_data <= mem(to_integer(rd_ptr(LOG2 - 1 downto 0)));
+        rd_data <= mem_nrw(to_integer(rd_ptr(LOG2 - 1 downto 0)));
       end if;
     end if;
   end process;
 
   control : process (clk)
-    variable nseq  : unsigned(15 downto 0);
     variable lost  : natural range 0 to N + 1;
   begin
     if rising_edge(clk) then
-      nseq := seq;
       lost := 0;
       if any = '1' then
         hv(sel) <= '0';
+        seq <= seq + 1;             -- written or lost, the edge takes its number
         if full = '0' then
           wr_ptr <= wr_ptr + 1;
         else
@@ -114,14 +138,11 @@ begin
       for i in 0 to N - 1 loop
         if in_valid(i) = '1' then
           if hv(i) = '1' and not (any = '1' and sel = i) then
-            lost := lost + 1;       -- previous edge of this input still waiting
+            lost := lost + 1;       -- previous edge of this input still waiting (see above)
           end if;
           hv(i) <= '1';
-          hq(i) <= nseq;
-          nseq  := nseq + 1;
         end if;
       end loop;
-      seq <= nseq;
       lost_r <= to_unsigned(lost, 2);
       if ovf /= x"FFFFFFFF" then
         ovf <= ovf + lost_r;
@@ -132,19 +153,41 @@ begin
       pop_d     <= pop;
       out_valid <= pop_d;
       if pop = '1' then
-        found_d <= '0';
-        if wr_ptr /= rd_ptr then
-          found_d <= '1';
-          rd_ptr  <= rd_ptr + 1;
-        end if;
+        found_d <= rd_adv;
       end if;
-      if rst = '1' then
+      if rd_adv = '1' then
+        rd_ptr <= rd_ptr + 1;
+      end if;
+      -- the level and its flags in the next clock: a pop frees a word, a
+      -- push into 2^LOG2 - 1 words without a pop fills the last; a push
+      -- makes it non-empty, a pop of the last word without a push empties
+      -- it (with both, the level stays)
+      if we = '1' and rd_adv = '0' then
+        lvl <= lvl + 1;
+      elsif rd_adv = '1' and we = '0' then
+        lvl <= lvl - 1;
+      end if;
+      if rd_adv = '1' then
+        full <= '0';
+      elsif we = '1' and lvl = 2 ** LOG2 - 1 then
+        full <= '1';
+      end if;
+      if we = '1' then
+        empty <= '0';
+      elsif rd_adv = '1' and lvl = 1 then
+        empty <= '1';
+      end if;
+      rst_q <= rst;
+      if rst_q = '1' then
         hv <= (others => '0');
         seq <= (others => '0');       -- sequence numbers count from reset
         ovf <= (others => '0');
         lost_r <= (others => '0');
         wr_ptr <= (others => '0');
         rd_ptr <= (others => '0');
+        full <= '0';
+        empty <= '1';
+        lvl <= (others => '0');
         pop_d <= '0';
         out_valid <= '0';
       end if;

@@ -2,118 +2,205 @@
 -- Periodic output (PPS out) from the disciplined time.
 --
 -- A 64-bit "time >= target" compare does not close at 125 MHz on iCE40, so
--- it is split: 16-bit compares folded into two halves in one clock,
--- combined in the next. The next targets (rise + width, rise + period) are
--- formed by one 16-bit adder over 4 clocks each. The output therefore rises a fixed
--- DELAY = 2 clocks after the time passes the target (reported to software
--- in id.features.perout_delay), and a period must be >= 16 clocks so the
--- adds finish before the next edge.
+-- it runs chunk by chunk on the timebase's skewed ns chunks (time_skew:
+-- chunk k lags chunk 0 by k clocks, the way the timebase's adders hold
+-- them): chunk k's 16-bit carry chain takes the carry chunk k-1 left in
+-- the clock before, which is of the same step. The compare is time +
+-- not target + 1 (its carry out is time >= target), so the target is kept
+-- inverted (ntarget) and no inverter sits in front of the carry chains.
+-- The top chunk's carry, registered, is the result; it belongs to the step
+-- that shows on the aligned time_ns one clock earlier, so the output rises
+-- a fixed DELAY = 2 clocks after the aligned time passes the target
+-- (reported to software in id.features.perout_delay), as before.
+--
+-- One 64-bit register, the (inverted) target of the next edge: after a
+-- rise it becomes rise + width (the fall), after a fall fall + (period -
+-- width) = the next rise, each formed by one 16-bit adder over 4 clocks;
+-- the compare is valid again 4 clocks after that (its pipeline refills),
+-- so each edge lands on time when the phase before it (width, or period -
+-- width) is at least 10 clocks; a shorter phase ends late by the
+-- difference (the target arithmetic is absolute, so later edges are on
+-- time again). The driver refuses periods under 16 clocks. The addend
+-- chunk (inverted width, or inverted period - width) is itself formed a
+-- clock ahead by a second 16-bit adder from the period and width chunks,
+-- serially with its own carry, so no copy of the rising edge's time is
+-- kept (that was 64 flip-flops and a 64-bit multiplexer).
 --
 -- Area: period and width are read from the ports, not copied (the caller
 -- holds them, and changes them only right before an arm, which restarts
 -- the output anyway; a change without arm takes effect at the next edge
--- computed). The next target is added in place: target and rise rotate by
--- one 16-bit chunk per add step, so no separate sum register and no chunk
--- multiplexer on the registers is needed.
+-- computed). The target is added in place: it rotates by one 16-bit chunk
+-- per add step, so no separate sum register and no chunk multiplexer on
+-- the register is needed.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
 
 entity perout_gen is
   port (
-    clk      : in  std_logic;
-    rst      : in  std_logic;
-    arm      : in  std_logic;                 -- strobe: take the values below
-    enable   : in  std_logic;                 -- with arm: 0 stops the output
-    start_ns : in  unsigned(63 downto 0);
-    period   : in  unsigned(31 downto 0);
-    width    : in  unsigned(31 downto 0);
-    time_ns  : in  unsigned(63 downto 0);
-    dout     : out std_logic;
-    next_ns  : out unsigned(63 downto 0));     -- next rising edge
+    clk       : in  std_logic;
+    rst       : in  std_logic;
+    arm       : in  std_logic;                 -- strobe: take the values below
+    enable    : in  std_logic;                 -- with arm: 0 stops the output
+    start_ns  : in  unsigned(63 downto 0);
+    period    : in  unsigned(31 downto 0);
+    width     : in  unsigned(31 downto 0);
+    time_skew : in  unsigned(63 downto 0);     -- timebase.time_skew (16-bit chunks)
+    dout      : out std_logic;
+    next_ns   : out unsigned(63 downto 0));    -- target of the next edge (rise or fall)
 end entity;
 
 architecture rtl of perout_gen is
   type state_t is (IDLE, WAIT_RISE, ADD_FALL, WAIT_FALL, ADD_RISE);
   signal state   : state_t := IDLE;
-  signal target  : unsigned(63 downto 0) := (others => '0');
-  signal rise    : unsigned(63 downto 0) := (others => '0');
-  signal gt_hi, eq_hi, ge_lo : std_logic := '0';
-  signal c_gt, c_eq : std_logic_vector(3 downto 0);
-  signal cmp_ok  : std_logic := '0';    -- compare pipeline holds a valid result
+  signal ntarget : unsigned(63 downto 0) := (others => '1');   -- not target
+  -- compare: carry of chunk k registered for chunk k+1 in the next clock
+  signal cy      : std_logic_vector(3 downto 0) := (others => '0');
+  type csum_t is array (0 to 3) of unsigned(16 downto 0);
+  signal csum    : csum_t;
+  -- cmp_ok(3): the compare's 4-clock pipeline saw one target throughout
+  signal cmp_ok  : std_logic_vector(3 downto 0) := (others => '0');
   signal ge      : std_logic;
   signal step    : unsigned(1 downto 0) := (others => '0');
-  signal carry   : std_logic := '0';
-  signal addend  : unsigned(15 downto 0) := (others => '0');
+  signal carry   : std_logic := '1';
+  signal naddend : unsigned(15 downto 0) := (others => '0');
   signal sum     : unsigned(16 downto 0);
+  -- the addend's adder: chunk `idx` of not width (a fall is next: 0 +
+  -- not width) or of not (period - width) = width + not period (a rise is
+  -- next); chunks 2 and 3 of period and width are zero
+  -- Its operands are registered, selected a clock ahead for the chunk
+  -- the adder forms in the next clock (n_idx, n_gap: gap = forming not
+  -- (period - width)): state -> select decode -> 6-input operand
+  -- multiplexer -> 16-bit carry chain was 3 LUT levels plus the chain.
+  signal fire    : std_logic;
+  signal n_gap   : std_logic;
+  signal n_idx   : unsigned(2 downto 0);
+  signal a_op, b_op : unsigned(15 downto 0) := (others => '0');
+  signal a_sum   : unsigned(16 downto 0);
+  signal a_carry : std_logic := '0';
   signal q       : std_logic := '0';
+  -- the reset, registered here: the domain's reset net reaches every
+  -- tb_clk flip-flop, and its route into this state machine's enables was
+  -- the worst tb_clk path at seeds 1 and 3 (8.3 / 8.5 ns, 4 ns of it the
+  -- route, measured); one clock later costs nothing
+  signal rst_q   : std_logic := '1';
 begin
-  -- clock 1: 16-bit compares per chunk (one short carry chain each),
-  -- folded into the two halves by one LUT level and registered; clock 2:
-  -- combined by one LUT. (32-bit compares reached 116 MHz, a 4-level
-  -- combine of registered chunk results 97 MHz; measured.)
-  chunk_cmp : for j in 0 to 3 generate
-    c_gt(j) <= '1' when time_ns(16 * j + 15 downto 16 * j) > target(16 * j + 15 downto 16 * j) else '0';
-    c_eq(j) <= '1' when time_ns(16 * j + 15 downto 16 * j) = target(16 * j + 15 downto 16 * j) else '0';
+  chunk_cmp : for k in 0 to 3 generate
+    signal cin : std_logic;
+  begin
+    first : if k = 0 generate
+      cin <= '1';
+    end generate;
+    later : if k > 0 generate
+      cin <= cy(k - 1);
+    end generate;
+    csum(k) <= ('0' & time_skew(16 * k + 15 downto 16 * k)) +
+               ('0' & ntarget(16 * k + 15 downto 16 * k)) + ("" & cin);
   end generate;
   compare : process (clk)
   begin
     if rising_edge(clk) then
-      gt_hi <= c_gt(3) or (c_eq(3) and c_gt(2));
-      eq_hi <= c_eq(3) and c_eq(2);
-      ge_lo <= c_gt(1) or (c_eq(1) and (c_gt(0) or c_eq(0)));
+      for k in 0 to 3 loop
+        cy(k) <= csum(k)(16);
+      end loop;
     end if;
   end process;
-  ge <= gt_hi or (eq_hi and ge_lo);
+  ge <= cy(3);
 
-  -- addend: chunk `step` of width (ADD_FALL) or period (ADD_RISE), set up
-  -- one clock ahead in a register (period/width -> multiplexer -> 16-bit
-  -- add -> target was 9.8 ns at 125 MHz); chunks 2 and 3 of the 32-bit
-  -- addend are zero
-  -- rise(15..0) is always the chunk being added: rise rotates with the steps
-  sum <= ('0' & rise(15 downto 0)) + ('0' & addend) + ("" & carry);
+  -- ntarget(15..0) is always the chunk being added: ntarget rotates.
+  -- not (t + a) = not t + not a + 1: the carry starts at 1
+  sum <= ('0' & ntarget(15 downto 0)) + ('0' & naddend) + ("" & carry);
+
+  -- the addend of the next add step, one clock ahead: in a WAIT state the
+  -- first chunk of the add that follows the edge, in add step k chunk k+1;
+  -- the operands one clock before that
+  fire <= ge and cmp_ok(3);
+  next_sel : process (all)
+  begin
+    n_idx <= "000";
+    n_gap <= '0';
+    case state is
+      when IDLE => null;
+      when WAIT_RISE =>
+        if fire = '1' then
+          n_idx <= "001";
+        end if;
+      when WAIT_FALL =>
+        n_gap <= '1';
+        if fire = '1' then
+          n_idx <= "001";
+        end if;
+      when ADD_FALL =>
+        if step = 3 then
+          n_gap <= '1';               -- WAIT_FALL follows
+        else
+          n_idx <= ('0' & step) + 2;
+        end if;
+      when ADD_RISE =>
+        if step /= 3 then
+          n_gap <= '1';
+          n_idx <= ('0' & step) + 2;
+        end if;
+    end case;
+    if arm = '1' then
+      n_idx <= "000";
+      n_gap <= '0';
+    end if;
+  end process;
+  -- no carry in at the first chunk, then the carry of the chunk before
+  -- (chunks 2 and 3: the sign extension)
+  a_sum <= ('0' & a_op) + ('0' & b_op) + ("" & a_carry);
 
   fsm : process (clk)
   begin
     if rising_edge(clk) then
-      cmp_ok <= '1';
+      cmp_ok  <= cmp_ok(2 downto 0) & '1';
+      naddend <= a_sum(15 downto 0);
+      -- the carry into the next clock's chunk: none into a first chunk (a
+      -- flip-flop, not a gate in front of the chain: a_carry -> gate ->
+      -- chain -> a_carry was the 8.14 ns tb_clk path at seed 1)
+      if n_idx = 0 then
+        a_carry <= '0';
+      else
+        a_carry <= a_sum(16);
+      end if;
+      if n_gap = '1' and n_idx = 0 then
+        a_op <= not period(15 downto 0);
+      elsif n_gap = '1' and n_idx = 1 then
+        a_op <= not period(31 downto 16);
+      else
+        a_op <= (others => n_gap);
+      end if;
+      if n_idx = 0 then
+        b_op <= width(15 downto 0) xor (15 downto 0 => not n_gap);
+      elsif n_idx = 1 then
+        b_op <= width(31 downto 16) xor (15 downto 0 => not n_gap);
+      else
+        b_op <= (others => not n_gap);
+      end if;
+
       case state is
         when IDLE => null;
         when WAIT_RISE =>
-          addend <= width(15 downto 0);
-          if ge = '1' and cmp_ok = '1' then
+          if ge = '1' and cmp_ok(3) = '1' then
             q <= '1';
             state <= ADD_FALL;
             step <= "00";
-            carry <= '0';
+            carry <= '1';
           end if;
         when WAIT_FALL =>
-          addend <= period(15 downto 0);
-          if ge = '1' and cmp_ok = '1' then
+          if ge = '1' and cmp_ok(3) = '1' then
             q <= '0';
             state <= ADD_RISE;
             step <= "00";
-            carry <= '0';
+            carry <= '1';
           end if;
         when ADD_FALL | ADD_RISE =>
-          -- target = rise + (width or period), 16 bits per clock, the sum
-          -- shifted in from the top; after 4 steps both are back in place
-          target <= sum(15 downto 0) & target(63 downto 16);
-          if state = ADD_RISE then
-            rise <= sum(15 downto 0) & rise(63 downto 16);
-          else
-            rise <= rise(15 downto 0) & rise(63 downto 16);
-          end if;
+          -- ntarget += naddend (+1), 16 bits per clock, the sum shifted in
+          -- from the top; after 4 steps it is back in place
+          ntarget <= sum(15 downto 0) & ntarget(63 downto 16);
           carry <= sum(16);
           step  <= step + 1;
-          -- the next step's addend
-          if step /= 0 then
-            addend <= (others => '0');
-          elsif state = ADD_FALL then
-            addend <= width(31 downto 16);
-          else
-            addend <= period(31 downto 16);
-          end if;
           if step = 3 then
             if state = ADD_FALL then
               state <= WAIT_FALL;
@@ -121,25 +208,25 @@ begin
               state <= WAIT_RISE;
             end if;
           end if;
-          cmp_ok <= '0';            -- the compare in flight used a partial target
+          cmp_ok <= (others => '0');  -- the compares in flight use a partial target
       end case;
       if arm = '1' then
         q <= '0';
         if enable = '1' then
-          rise   <= start_ns;
-          target <= start_ns;
-          state  <= WAIT_RISE;
-          cmp_ok <= '0';
+          ntarget <= not start_ns;
+          state   <= WAIT_RISE;
+          cmp_ok  <= (others => '0');
         else
           state <= IDLE;
         end if;
       end if;
-      if rst = '1' then
+      rst_q <= rst;
+      if rst_q = '1' then
         state <= IDLE;
         q <= '0';
       end if;
     end if;
   end process;
   dout    <= q;
-  next_ns <= rise;
+  next_ns <= not ntarget;
 end architecture;

@@ -41,6 +41,7 @@ begin
     variable errs : natural := 0;
     variable v, lo, hi, info : std_logic_vector(31 downto 0);
     variable t1, t2, st, exp : unsigned(63 downto 0);
+    variable snap : unsigned(95 downto 0);
     variable blk : natural;
 
     procedure check (cond : boolean; msg : string) is
@@ -200,7 +201,25 @@ begin
     check(t2 - t1 >= 12000 and t2 - t1 < 14500, "12 ns period: 8 us became " & to_hstring(t2 - t1));
     rd(REG_CLOCK_EFF_PERIOD_NS, v);
     check(unsigned(v) = 12, "effective period " & to_hstring(v));
+    -- a snapshot's ns and fraction belong to the same step: with a period
+    -- of 8 ns + 0x12345679 / 2^32 after a set to S, every snapshot V is
+    -- S + n * period exactly (a fraction from another step is not)
     wr(REG_CLOCK_PERIOD_NS, x"00000008");
+    wr(REG_CLOCK_PERIOD_FRAC, x"12345679");
+    wr(REG_CLOCK_CTRL, x"00000004");
+    wr(REG_CLOCK_SET_NS_HI, x"00000012");
+    wr(REG_CLOCK_SET_NS_LO, x"34567000");
+    wr(REG_CLOCK_SET_FRAC, x"9ABCDEF0");
+    wr(REG_CLOCK_CTRL, x"00000001");
+    for i in 1 to 5 loop
+      read_time(t1);
+      rd(REG_CLOCK_TIME_FRAC, v);
+      snap := (t1 & unsigned(v)) - (x"0000001234567000" & x"9ABCDEF0");
+      check(snap mod (x"08" & x"12345679") = 0 and snap < x"00000000000F424000000000",
+            "snapshot " & to_hstring(t1) & "." & to_hstring(v) & " is not set + n * period");
+      wait_ns(100 * i);
+    end loop;
+    wr(REG_CLOCK_PERIOD_FRAC, x"00000000");
     wr(REG_CLOCK_CTRL, x"00000004");
 
     -- events: one edge, then overflow of a 4-entry FIFO

@@ -1,7 +1,9 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- Testbench of edge_capture: the stamp of an edge is the time of the clock
 -- two after the one the pin changed in, pulses shorter than min_width are
--- glitches (no stamp), falling-edge mode, disable.
+-- glitches (no stamp), falling-edge mode, disable, and hold: while the
+-- consumer holds the stamp, a new edge is neither stamped nor a glitch and
+-- the stamp output does not change.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -19,7 +21,12 @@ architecture sim of tb_edge_capture is
   signal done : boolean := false;
   signal n_stamps, n_glitches : natural := 0;
   signal last_stamp : unsigned(63 downto 0) := (others => '0');
+  -- a consumer like clock_tb_domain's PPS path: hold from the strobe until
+  -- it has used the stamp (let_go)
+  signal hold_en : boolean := false;
+  signal held, let_go, hold : std_logic := '0';
 begin
+  hold <= (stamp_valid or held) when hold_en else '0';
   clk <= not clk after 4 ns when not done;
   -- an ideal 8 ns counter stands in for the timebase
   process (clk)
@@ -33,12 +40,17 @@ begin
       if glitch = '1' then
         n_glitches <= n_glitches + 1;
       end if;
+      if stamp_valid = '1' then
+        held <= '1';
+      elsif let_go = '1' then
+        held <= '0';
+      end if;
     end if;
   end process;
 
   dut : entity work.edge_capture
     port map (clk => clk, rst => rst, pin => pin, enable => enable, falling => falling,
-              min_width => min_width, time_ns => time_ns, stamp_valid => stamp_valid,
+              min_width => min_width, time_ns => time_ns, hold => hold, stamp_valid => stamp_valid,
               stamp => stamp, glitch => glitch);
 
   process
@@ -86,6 +98,28 @@ begin
     enable <= '0';
     pin <= '1'; clocks(10); pin <= '0'; clocks(10);
     check(n_stamps = 3 and n_glitches = 1, "disabled input produced events");
+
+    -- hold: the fastest possible second edge (pin low for one clock right
+    -- after the strobe) and a later one are ignored while held
+    enable <= '1'; falling <= '0';
+    let_go <= '1'; clocks(1); let_go <= '0';    -- forget the stamps above
+    hold_en <= true;
+    clocks(10);
+    pin <= '1';
+    for i in 1 to 40 loop             -- bounded: a missing strobe fails below
+      wait until rising_edge(clk);
+      exit when stamp_valid = '1';
+    end loop;
+    pin <= '0'; clocks(1); pin <= '1'; clocks(20);
+    check(n_stamps = 4 and n_glitches = 1, "edge right after the strobe taken while held");
+    check(stamp = last_stamp, "stamp changed while held");
+    pin <= '0'; clocks(5); pin <= '1'; clocks(20);
+    check(n_stamps = 4 and n_glitches = 1 and stamp = last_stamp, "edge taken while held");
+    pin <= '0';
+    let_go <= '1'; clocks(1); let_go <= '0'; clocks(5);
+    pin <= '1'; clocks(20);
+    check(n_stamps = 5 and stamp = last_stamp, "edge after the let_go not stamped");
+    pin <= '0'; let_go <= '1'; clocks(1); let_go <= '0'; clocks(5);
 
     if errs = 0 then
       report "tb_edge_capture: PASS";

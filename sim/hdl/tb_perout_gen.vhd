@@ -13,6 +13,8 @@ architecture sim of tb_perout_gen is
   signal clk : std_logic := '0';
   signal rst, arm, enable, dout : std_logic := '0';
   signal start_ns, time_ns, next_ns : unsigned(63 downto 0) := (others => '0');
+  -- the timebase's skewed chunks: chunk k is 3 - k steps ahead of time_ns
+  signal time_skew : unsigned(63 downto 0);
   signal period, width : unsigned(31 downto 0) := (others => '0');
   signal done : boolean := false;
 begin
@@ -24,9 +26,16 @@ begin
     end if;
   end process;
 
+  skew : for k in 0 to 3 generate
+    signal ahead : unsigned(63 downto 0);
+  begin
+    ahead <= time_ns + 8 * (3 - k);
+    time_skew(16 * k + 15 downto 16 * k) <= ahead(16 * k + 15 downto 16 * k);
+  end generate;
+
   dut : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => arm, enable => enable, start_ns => start_ns,
-              period => period, width => width, time_ns => time_ns, dout => dout,
+              period => period, width => width, time_skew => time_skew, dout => dout,
               next_ns => next_ns);
 
   process
@@ -78,6 +87,38 @@ begin
       wait until rising_edge(clk);
       check(dout = '0', "output moved while disarmed");
     end loop;
+    -- period and width beyond 16 bits, period - width borrowing across the
+    -- low chunk (0x20010 - 0x10020 = 0xFFF0): the rises come from
+    -- fall + (period - width), formed chunk by chunk
+    t := time_ns + 2000;
+    start_ns <= t;
+    period <= x"00020010";
+    width <= x"00010020";
+    enable <= '1';
+    arm <= '1';
+    wait until rising_edge(clk);
+    arm <= '0';
+    prev := '0'; rises := 0; falls := 0;
+    for i in 1 to 70000 loop
+      wait until rising_edge(clk);
+      wait for 1 ns;
+      if dout /= prev then
+        if dout = '1' then
+          target := start_ns + rises * 16#20010#;
+          rises := rises + 1;
+        else
+          target := start_ns + falls * 16#20010# + 16#10020#;
+          falls := falls + 1;
+        end if;
+        check(time_ns - 16 >= target and time_ns - 16 < target + 8, "wide: edge " &
+              std_logic'image(dout) & " at time " & to_hstring(time_ns - 16) & " for target " &
+              to_hstring(target));
+        prev := dout;
+      end if;
+    end loop;
+    check(rises = 5 and falls = 4, "wide: edges in 560 us: " & integer'image(rises) & "/" &
+          integer'image(falls));
+
     if errs = 0 then
       report "tb_perout_gen: PASS";
     else

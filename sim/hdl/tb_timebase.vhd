@@ -25,7 +25,15 @@ architecture sim of tb_timebase is
   signal time_ns   : unsigned(63 downto 0);
   signal time_frac : unsigned(31 downto 0);
   signal period    : unsigned(39 downto 0);
+  signal frac_early : unsigned(31 downto 0);
   signal done      : boolean := false;
+  -- frac_early must equal time_frac EARLY_LEAD clocks later, every clock
+  -- (W = 16: 96/16 - 32/16); counted by the checker below
+  constant EARLY_LEAD : natural := 4;
+  signal early_checked, early_bad : natural := 0;
+  -- time_skew's ns chunk k must equal time_ns' chunk k 3 - k clocks later
+  signal time_skew : unsigned(63 downto 0);
+  signal skew_checked, skew_bad : natural := 0;
 
   -- expectation shared between stimulus and checker
   signal exp_delta   : unsigned(95 downto 0) := x"000000000000000800000000";
@@ -42,7 +50,61 @@ begin
   dut : entity work.timebase
     port map (clk => clk, rst => rst, cmd_valid => cmd_valid, cmd_op => cmd_op,
               cmd_data => cmd_data, cmd_ready => cmd_ready, time_ns => time_ns,
-              time_frac => time_frac, period => period);
+              time_frac => time_frac, frac_early => frac_early, time_skew => time_skew,
+              period => period);
+
+  early_check : process (clk)
+    type hist_t is array (1 to EARLY_LEAD) of unsigned(31 downto 0);
+    variable hist : hist_t;
+    variable n : natural := 0;
+  begin
+    if rising_edge(clk) then
+      if rst = '1' then
+        n := 0;
+      else
+        if n >= EARLY_LEAD then
+          early_checked <= early_checked + 1;
+          if hist(EARLY_LEAD) /= time_frac then
+            early_bad <= early_bad + 1;
+            report "frac_early " & to_hstring(hist(EARLY_LEAD)) & " /= time_frac " &
+              to_hstring(time_frac) & " " & integer'image(EARLY_LEAD) & " clocks later"
+              severity error;
+          end if;
+        else
+          n := n + 1;
+        end if;
+        hist := frac_early & hist(1 to EARLY_LEAD - 1);
+      end if;
+    end if;
+  end process;
+
+  skew_check : process (clk)
+    type hist_t is array (0 to 3) of unsigned(63 downto 0);
+    variable hist : hist_t;
+    variable n : natural := 0;
+    variable bad : boolean;
+  begin
+    if rising_edge(clk) then
+      if rst = '1' then
+        n := 0;
+      else
+        hist := time_skew & hist(0 to 2);
+        if n >= 3 then
+          bad := false;
+          for k in 0 to 3 loop
+            bad := bad or hist(3 - k)(16 * k + 15 downto 16 * k) /= time_ns(16 * k + 15 downto 16 * k);
+          end loop;
+          skew_checked <= skew_checked + 1;
+          if bad then
+            skew_bad <= skew_bad + 1;
+            report "time_skew chunks do not match time_ns " & to_hstring(time_ns) severity error;
+          end if;
+        else
+          n := n + 1;
+        end if;
+      end if;
+    end if;
+  end process;
 
   stim : process
     variable lat_set, lat_adj, lat_per : integer := -1;
@@ -222,6 +284,10 @@ begin
     report "latencies: set " & integer'image(lat_set) & ", adjust " &
       integer'image(lat_adj) & ", period " & integer'image(lat_per);
     check(lat_set = lat_adj, "set and adjust must land at the same step");
+    check(skew_bad = 0 and skew_checked > 100000, "time_skew: " & integer'image(skew_bad) &
+          " mismatches in " & integer'image(skew_checked) & " clocks");
+    check(early_bad = 0 and early_checked > 100000, "frac_early: " & integer'image(early_bad) &
+          " mismatches in " & integer'image(early_checked) & " clocks");
     errors <= errs;
     if errs = 0 then
       report "tb_timebase: PASS";
