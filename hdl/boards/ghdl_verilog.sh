@@ -27,9 +27,5 @@ if grep -q '^module SB_' "$out.tmp"; then
 	echo "ghdl_verilog: a vendor stub module survived in $out" >&2
 	exit 1
 fi
-# A memory whose VHDL name ends in _nrw promises that its design never uses
-# a word read in the clock it is written (clock_regs' register RAM): mark it
-# no_rw_check so Yosys maps it to block RAM without read-first emulation
-# (a delayed write port and a bypass multiplexer, ~50 LUTs and ~40 flip-flops).
-sed -E 's/^( *)(reg \[[0-9]+:0\] [A-Za-z0-9_]*_nrw\[)/\1(* no_rw_check *) \2/' "$out.tmp" >"$out"
-rm -f "$out.tmp"
+# (memories named *_nrw get Yosys' no_rw_check in ghdl_verilog_fix.awk, fix 7)
+mv "$out.tmp" "$out"
