@@ -139,7 +139,8 @@ fi
 # card-utilisation reports the packed size (failing, with the words, while
 # the card is larger than the device). Placement and timing come with the
 # hx8k default once the card fits (docs/bitstream.md, Session 4).
-PCI_BS=build/bitstream-hx8k-pci
+# absolute, as mk/bitstream.mk names its targets (BUILD is $(CURDIR)/build)
+PCI_BS=$(pwd)/build/bitstream-hx8k-pci
 t_run pci-board-synthesises make --no-print-directory BOARD=hx8k-pci $PCI_BS/synpcix_hx8k-pci.json
 t_run pci-board-no-latches-or-loops sh -c "[ -s $PCI_BS/yosys.log ] &&
 	! grep -E '^Latch inferred|Breaking loop' $PCI_BS/yosys.log"
