@@ -98,11 +98,12 @@ expect_fail flash-without-programmer "no iCE40 programmer found" \
 expect_fail flash-without-bitstream "run 'make bitstream'" \
 	env USB_SYSFS="$T/no-usb" sh hdl/boards/ice40_flash.sh "$T/does-not-exist.bin"
 
-# ---- PLL: VHDL dividers = icepll's for 10 -> 125 MHz; pcf target and
-# CLK_HZ agree with the frequency icepll achieves
+# ---- PLL (hx8k_board_common, both boards' PLL): VHDL dividers = icepll's
+# for 10 -> 125 MHz; both boards' pcf targets and TB_CLK_HZ agree with the
+# frequency icepll achieves
 t_run pll-settings-consistent sh -c '
 	ip=$(icepll -i 10 -o 125 -m)
-	v=hdl/boards/hx8k/synpcix_hx8k_top.vhd
+	v=hdl/boards/hx8k_board_common.vhd
 	for p in DIVR DIVF DIVQ FILTER_RANGE; do
 		want=$(echo "$ip" | sed -n "s/.*\.$p(\([0-9]*.b[01]*\)).*/\1/p" | sed "s/.*b//")
 		have=$(sed -n "s/.*$p *=> *\"\([01]*\)\".*/\1/p" $v)
@@ -112,7 +113,9 @@ t_run pll-settings-consistent sh -c '
 	achieved=$(icepll -i 10 -o 125 | sed -n "s/^F_PLLOUT: *\([0-9.]*\) MHz (achieved)/\1/p")
 	echo "achieved $achieved MHz"
 	[ "$achieved" = "125.000" ] || exit 1
-	grep -q "^set_frequency tb_clk  *125$" hdl/boards/hx8k/synpcix_hx8k.pcf || exit 1
+	for pcf in hdl/boards/hx8k/synpcix_hx8k.pcf hdl/boards/hx8k-pci/synpcix_hx8k_pci.pcf; do
+		grep -q "^set_frequency tb_clk  *125$" $pcf || { echo "$pcf: tb_clk target is not 125"; exit 1; }
+	done
 	grep -q "TB_CLK_HZ : natural := 125_000_000;" $v'
 
 # ---- the card

@@ -10,10 +10,12 @@ BOARD_PCF      := hdl/boards/hx8k-pci/synpcix_hx8k_pci.pcf
 NEXTPNR_ARCH   := --hx8k --package ct256
 # after the core's list: the PCI interface, the capture unit and the card
 # (without the simulation models those lists carry for the testbenches),
-# then the board files (the pin and PLL wrappers are hx8k's own)
+# then the board files (the pin and PLL wrappers are hx8k's own; the PLL,
+# reset pin, timing I/O and LEDs are hx8k_board_common, shared with hx8k)
 BOARD_SRCS     = $(filter-out sim/%,$(HDL_PCI_SRCS) $(HDL_CAPTURE_SRCS) $(HDL_CARD_SRCS)) \
                  hdl/boards/hx8k/ice40_pll.vhd \
                  hdl/boards/hx8k/ice40_pin_in.vhd \
                  hdl/boards/hx8k/ice40_pin_out.vhd \
+                 hdl/boards/hx8k_board_common.vhd \
                  hdl/boards/hx8k-pci/ice40_pin_bidir.vhd \
                  hdl/boards/hx8k-pci/synpcix_hx8k_pci_top.vhd

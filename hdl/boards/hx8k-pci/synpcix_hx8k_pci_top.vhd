@@ -6,8 +6,9 @@
 -- interface and the PCI board").
 --
 -- Clocks: bus_clk is the PCI CLK pin (GBIN, global network; 33 or 66 MHz);
--- tb_clk 125 MHz from the 10 MHz TCXO by the PLL, as on hdl/boards/hx8k
--- (icepll -i 10 -o 125: DIVR=0 DIVF=99 DIVQ=3).
+-- tb_clk 125 MHz from the 10 MHz TCXO. The PLL, the RST# pin, the timing
+-- I/O registers and the LEDs are hx8k_board_common's, as on hdl/boards/hx8k
+-- (led(3) blinks from PCI CLK).
 --
 -- Reset: the card takes PCI RST# (it synchronises it into each domain).
 -- The PLL's lock is not part of it: RST# stays asserted for at least
@@ -26,6 +27,7 @@
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
+use work.hx8k_board_pkg.all;
 
 entity synpcix_hx8k_pci_top is
   generic (
@@ -58,10 +60,9 @@ entity synpcix_hx8k_pci_top is
 end entity;
 
 architecture board of synpcix_hx8k_pci_top is
-  constant TB_CLK_HZ : natural := 125_000_000;
   constant N_EVENTS  : positive := 2;
 
-  signal tb_clk, bus_clk, pll_lock : std_logic;
+  signal tb_clk, bus_clk : std_logic;
   signal rst_n_pin, gnt_n_pin, idsel_pin : std_logic;
 
   -- the card's split bus signals
@@ -78,32 +79,24 @@ architecture board of synpcix_hx8k_pci_top is
 
   signal pps_io, perout, pps_locked : std_logic;
   signal event_io : std_logic_vector(N_EVENTS - 1 downto 0);
-
-  -- LEDs as on hdl/boards/hx8k: a PPS edge lights led(2) for 2^24 tb_clk
-  -- (134 ms, prescaled: no long carry chain at 125 MHz); led(3) blinks at
-  -- bus_clk / 2^26 (~1 Hz at 66 MHz, 0.5 Hz at 33 MHz): PCI CLK present
-  signal pps_led_s, pps_led_d : std_logic := '0';
-  signal prescale    : unsigned(9 downto 0) := (others => '0');
-  signal tick        : std_logic := '0';
-  signal pps_stretch : unsigned(13 downto 0) := (others => '0');
-  signal pps_lit     : std_logic := '0';
-  signal bus_blink   : unsigned(25 downto 0) := (others => '0');
 begin
   ---------------------------------------------------------------------------
-  -- clocks and reset
-  pll : entity work.ice40_pll
-    generic map (
-      DIVR         => "0000",         -- PFD at 10 MHz
-      DIVF         => "1100011",      -- VCO = 10 MHz * 100 = 1000 MHz
-      DIVQ         => "011",          -- 1000 MHz / 8 = 125 MHz
-      FILTER_RANGE => "001")
-    port map (ref_clk => clk_10m, clk_out => tb_clk, lock => pll_lock);
-
   -- pci_clk sits on a GBIN pin; nextpnr routes it onto a global network
   bus_clk <= pci_clk;
 
-  rst_pin : entity work.ice40_pin_in
-    port map (pin => pci_rst_n, d => rst_n_pin);
+  -- PLL, RST# pin, timing I/O, LEDs. The card synchronises RST# into each
+  -- domain itself (without the PLL's lock: see the header), so the
+  -- common part's synchronised resets are left open.
+  common : entity work.hx8k_board_common
+    generic map (N_EVENTS => N_EVENTS, RST_PULLUP => '0')
+    port map (
+      clk_10m => clk_10m, rst_n => pci_rst_n, pps_in => pps_in,
+      event_in => event_in, pps_out => pps_out, led => led,
+      bus_clk => bus_clk, tb_clk => tb_clk, pll_lock => open,
+      rst_n_pin => rst_n_pin, tb_rst => open, bus_rst => open,
+      pps_io => pps_io, event_io => event_io,
+      perout => perout, pps_locked => pps_locked);
+
   gnt_pin : entity work.ice40_pin_in
     port map (pin => pci_gnt_n, d => gnt_n_pin);
   idsel_pin_i : entity work.ice40_pin_in
@@ -176,55 +169,4 @@ begin
   req_pin : entity work.ice40_pin_out
     generic map (TRISTATE => true)
     port map (pin => pci_req_n, q => req_out, oe => rst_n_pin);
-
-  ---------------------------------------------------------------------------
-  -- timing I/O: registered in the I/O cells on tb_clk (fixed delays, as on
-  -- hdl/boards/hx8k: each adds exactly one tb_clk to the latencies)
-  pps_pin : entity work.ice40_pin_in
-    generic map (REGISTERED => true)
-    port map (pin => pps_in, clk => tb_clk, d => pps_io);
-  event_pins : for i in 0 to N_EVENTS - 1 generate
-    ev_pin : entity work.ice40_pin_in
-      generic map (REGISTERED => true)
-      port map (pin => event_in(i), clk => tb_clk, d => event_io(i));
-  end generate;
-  pps_out_pin : entity work.ice40_pin_out
-    generic map (REGISTERED => true)
-    port map (pin => pps_out, clk => tb_clk, q => perout);
-
-  ---------------------------------------------------------------------------
-  -- LEDs
-  pps_led_sync : entity work.sync_bit
-    port map (clk => tb_clk, din => pps_io, dout => pps_led_s);
-
-  pps_led : process (tb_clk)
-  begin
-    if rising_edge(tb_clk) then
-      pps_led_d <= pps_led_s;
-      prescale  <= prescale + 1;
-      tick      <= '1' when prescale = 0 else '0';
-      if pps_led_s = '1' and pps_led_d = '0' then
-        pps_stretch <= (others => '1');
-      elsif tick = '1' and pps_stretch /= 0 then
-        pps_stretch <= pps_stretch - 1;
-      end if;
-      if pps_stretch /= 0 then
-        pps_lit <= '1';
-      else
-        pps_lit <= '0';
-      end if;
-    end if;
-  end process;
-
-  bus_led : process (bus_clk)
-  begin
-    if rising_edge(bus_clk) then
-      bus_blink <= bus_blink + 1;
-    end if;
-  end process;
-
-  led(0) <= pll_lock;                              -- PLL locked to the TCXO
-  led(1) <= pps_locked;                            -- servo LOCKED to PPS
-  led(2) <= pps_lit;                               -- PPS heartbeat
-  led(3) <= bus_blink(bus_blink'high);             -- PCI CLK present
 end architecture;

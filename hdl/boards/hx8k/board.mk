@@ -8,4 +8,5 @@ NEXTPNR_ARCH   := --hx8k --package ct256
 BOARD_SRCS     := hdl/boards/hx8k/ice40_pll.vhd \
                   hdl/boards/hx8k/ice40_pin_in.vhd \
                   hdl/boards/hx8k/ice40_pin_out.vhd \
+                  hdl/boards/hx8k_board_common.vhd \
                   hdl/boards/hx8k/synpcix_hx8k_top.vhd
