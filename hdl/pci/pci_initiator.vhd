@@ -70,6 +70,12 @@ entity pci_initiator is
     dma_rd_data   : out std_logic_vector(31 downto 0);
     dma_done      : out std_logic;
     dma_err       : out std_logic_vector(1 downto 0);
+    -- the upper address dword apart (pci_interface's MSI, whose address
+    -- comes out of the configuration RAM one dword at a time): while idle,
+    -- dma_hi_ld loads dma_addr(63 downto 32) alone; a request taken with
+    -- dma_hi_keep uses the upper dword loaded so instead of its own
+    dma_hi_ld     : in  std_logic := '0';
+    dma_hi_keep   : in  std_logic := '0';
     -- the initiator owns the current bus transaction (for the shared pins)
     mst_busy      : out std_logic);
 end entity;
@@ -141,7 +147,9 @@ architecture rtl of pci_initiator is
   signal bus_par  : std_logic := '0';
 
   -- transaction bookkeeping
-  signal lt_cnt   : unsigned(7 downto 0) := (others => '0');   -- latency timer, counts down
+  -- latency timer, counts down to 1 (loaded with lat_timer itself: no
+  -- subtractor in front of it; 0 and 1 both mean "run out")
+  signal lt_cnt   : unsigned(7 downto 0) := (others => '0');
   signal dv_cnt   : unsigned(1 downto 0) := (others => '0');   -- clocks since the last address phase
   signal dv_seen  : std_logic := '0';
   signal tabort   : std_logic := '0';   -- the target is aborting this transaction
@@ -272,7 +280,7 @@ begin
         err_par  <= '1';
       end if;
 
-      if lt_cnt /= 0 then
+      if lt_cnt(7 downto 1) /= 0 then
         lt_cnt <= lt_cnt - 1;
       end if;
 
@@ -290,12 +298,17 @@ begin
           end if;
           case state is
             when IDLE =>
+              if dma_hi_ld = '1' then
+                a_hi <= dma_addr(63 downto 32);
+              end if;
               if dma_valid = '1' then
                 ready_q  <= '1';
                 wr_q     <= dma_write;
                 len_q    <= unsigned(dma_len);
                 a_lo     <= dma_addr(31 downto 2);
-                a_hi     <= dma_addr(63 downto 32);
+                if dma_hi_keep = '0' then
+                  a_hi   <= dma_addr(63 downto 32);
+                end if;
                 cur      <= (others => '0');
                 fill     <= (others => '0');
                 err_ab   <= "00";
@@ -374,11 +387,7 @@ begin
             dac2   <= '0';
             -- runs out lat_timer clocks after FRAME# is asserted (it counts
             -- from the next edge)
-            if lat_timer = x"00" then
-              lt_cnt <= (others => '0');
-            else
-              lt_cnt <= unsigned(lat_timer) - 1;
-            end if;
+            lt_cnt <= unsigned(lat_timer);
             state  <= ADDR;
           else
             -- waiting; park if granted meanwhile is handled by starting
@@ -424,7 +433,7 @@ begin
             cur <= nxt;
             ad_q <= buf_q;          -- next word (reads: AD is not driven)
           end if;
-          lt_out := lt_cnt = 0 and gnt_n = '1';
+          lt_out := lt_cnt(7 downto 1) = 0 and gnt_n = '1';
           if dv_seen = '0' and devsel_n_in = '1' and dv_cnt = 3 then
             -- master abort: nobody claimed it by the 5th clock after the
             -- (last) address phase. FRAME# goes first, then IRDY#.

@@ -102,8 +102,10 @@ architecture rtl of pci_interface is
   signal t_perr, t_perr_oe, i_perr, i_perr_oe : std_logic;
   signal c_master, c_perr, c_msi : std_logic;
   signal c_mme : std_logic_vector(2 downto 0);
-  signal c_addr : std_logic_vector(63 downto 0);
   signal c_data : std_logic_vector(15 downto 0);
+  signal c_word : std_logic_vector(31 downto 0);   -- the target's RAM output
+  signal c_rd : std_logic_vector(1 downto 0);
+  signal c_go : std_logic;
   signal lat : std_logic_vector(7 downto 0);
   signal s_dperr, s_tabort, s_mabort, s_det, busy : std_logic;
 
@@ -113,8 +115,7 @@ architecture rtl of pci_interface is
   signal m_len : std_logic_vector(4 downto 0);
   signal m_wd : std_logic_vector(31 downto 0);
   signal m_err : std_logic_vector(1 downto 0);
-  signal w_valid, w_done : std_logic;
-  signal w_addr : std_logic_vector(63 downto 2);
+  signal w_valid, w_done, w_want, w_grant, w_hi_ld : std_logic;
   signal w_data : std_logic_vector(31 downto 0);
   -- which requester owns the initiator: changes only when no request is
   -- offered or running, or as one ends, so a request is never switched
@@ -137,7 +138,8 @@ begin
       reg_wdata => reg_wdata, reg_ready => reg_ready, reg_rdata => reg_rdata,
       mem_enable => mem_enable, master_enable => c_master, perr_resp => c_perr,
       int_pending => int_pending, intx_assert => inta_n_oe,
-      msi_enable => c_msi, msi_mme => c_mme, msi_addr => c_addr, msi_data => c_data,
+      msi_enable => c_msi, msi_mme => c_mme, msi_data => c_data,
+      msi_rd => c_rd, msi_rd_go => c_go, cfg_word => c_word,
       mst_data_perr => s_dperr, mst_rcv_tabort => s_tabort, mst_rcv_mabort => s_mabort,
       mst_det_perr => s_det, own_cycle => busy, lat_timer => lat,
       db_valid => db_valid, db_slot => db_slot, db_data => db_data, bad_write => bad_write);
@@ -159,15 +161,18 @@ begin
       dma_valid => m_valid, dma_ready => m_ready, dma_write => m_write,
       dma_addr => m_addr, dma_len => m_len, dma_wd_data => m_wd,
       dma_wd_ready => m_wd_ready, dma_rd_valid => dma_rd_valid, dma_rd_data => dma_rd_data,
-      dma_done => m_done, dma_err => m_err, mst_busy => busy);
+      dma_done => m_done, dma_err => m_err,
+      dma_hi_ld => w_hi_ld, dma_hi_keep => sel_msi, mst_busy => busy);
 
   msi : entity work.pci_msi_raise
     port map (
       clk => clk, rst => rst,
       irq_valid => irq_valid, irq_vector => irq_vector, irq_ready => irq_ready,
       irq_done => irq_done, irq_err => irq_err, irq_sent => irq_sent,
-      msi_enable => c_msi, msi_mme => c_mme, msi_addr => c_addr, msi_data => c_data,
-      wr_valid => w_valid, wr_addr => w_addr, wr_data => w_data,
+      msi_enable => c_msi, msi_mme => c_mme, msi_data => c_data,
+      msi_rd => c_rd, msi_rd_go => c_go,
+      wr_want => w_want, wr_grant => w_grant, wr_hi_ld => w_hi_ld,
+      wr_valid => w_valid, wr_data => w_data,
       wr_ready => m_ready and sel_msi, wr_done => w_done, wr_err => m_err);
 
   -- requester selection: the card's MSI first when both wait (it is rare
@@ -184,7 +189,7 @@ begin
       -- edge), or while nothing is offered or running. Choosing at the end
       -- keeps a requester that offers back to back from starving the MSI.
       if m_done = '1' or (m_valid = '0' and inflight = '0' and m_ready = '0') then
-        sel_msi <= w_valid;
+        sel_msi <= w_want;
       end if;
       if rst = '1' then
         inflight <= '0';
@@ -195,7 +200,10 @@ begin
 
   m_valid  <= w_valid when sel_msi = '1' else dma_valid;
   m_write  <= '1' when sel_msi = '1' else dma_write;
-  m_addr   <= w_addr when sel_msi = '1' else dma_addr;
+  -- the MSI's address dwords come out of the target's RAM one at a time
+  -- (pci_msi_raise): the upper one with w_hi_ld, the lower one with w_valid
+  w_grant  <= sel_msi and not inflight;
+  m_addr   <= c_word & c_word(31 downto 2) when sel_msi = '1' else dma_addr;
   m_len    <= "00001" when sel_msi = '1' else dma_len;
   m_wd     <= w_data when sel_msi = '1' else dma_wd_data;
   w_done   <= m_done and sel_msi;

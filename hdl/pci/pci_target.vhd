@@ -84,8 +84,16 @@ entity pci_target is
     intx_assert  : out std_logic;   -- drive INTA# (pending, INTx enabled, MSI off)
     msi_enable   : out std_logic;
     msi_mme      : out std_logic_vector(2 downto 0);   -- log2 vectors granted
-    msi_addr     : out std_logic_vector(63 downto 0);
     msi_data     : out std_logic_vector(15 downto 0);
+    -- The MSI message address is kept in the configuration RAM only (no
+    -- flip-flops): msi_rd asks for a read of its low ("01") or high ("10")
+    -- dword into cfg_word; msi_rd_go says the read happens at this edge
+    -- (cfg_word holds the dword from the next clock until the next read).
+    -- A read is done only while the target is idle and no address phase is
+    -- on the bus, which has the RAM's read port first.
+    msi_rd       : in  std_logic_vector(1 downto 0) := "00";
+    msi_rd_go    : out std_logic;
+    cfg_word     : out std_logic_vector(31 downto 0);
     -- status events from the initiator: one-clock pulses
     mst_data_perr  : in  std_logic;  -- status bit 8
     mst_rcv_tabort : in  std_logic;  -- status bit 12
@@ -179,8 +187,6 @@ architecture rtl of pci_target is
   signal bar0      : std_logic_vector(31 downto 12) := (others => '0');
   signal m_en      : std_logic := '0';
   signal m_mme     : std_logic_vector(2 downto 0) := (others => '0');
-  signal m_alo     : std_logic_vector(31 downto 2) := (others => '0');
-  signal m_ahi     : word := (others => '0');
   signal m_data    : std_logic_vector(15 downto 0) := (others => '0');
 
   -- back end: one request at a time; the delayed read's slot
@@ -287,6 +293,8 @@ architecture rtl of pci_target is
   end function;
   signal t_raddr   : std_logic_vector(6 downto 0);
   signal t_re      : std_logic;
+  signal t_rd      : std_logic;      -- the RAM's read enable
+  signal m_go      : std_logic;      -- an MSI address dword is read at this edge
   signal cfg_q     : word;           -- the RAM output register: no reset
   signal live_q    : word := (others => '0');
   signal cfg_live  : word;
@@ -315,9 +323,16 @@ begin
   -- (C/BE#(2) = 1; configuration commands have 0) reads the completion, or
   -- zero in the doorbell window; a configuration command its dword
   t_re <= '1' when frame_n_in = '0' and frame_d = '1' else '0';
+  -- an MSI address dword (pci_msi_raise) only when no address phase needs
+  -- the read port and the output register carries no claimed transaction
+  m_go <= '1' when msi_rd /= "00" and t_re = '0' and (state = IDLE or state = TURN) else '0';
+  t_rd <= t_re or m_go;
   process (all)
   begin
-    if cbe_n_in(2) = '1' then
+    if t_re = '0' then
+      -- dword 0x44 (low) or 0x48 (high)
+      t_raddr <= std_logic_vector(to_unsigned(CFG_MSI_CTL, 7) + unsigned(msi_rd));
+    elsif cbe_n_in(2) = '1' then
       t_raddr <= std_logic_vector(to_unsigned(W_CPL, 7));
       if unsigned(ad_in(11 downto 2 + DB_SIZE_L)) = DB_BASE_W / DB_SIZE_W then
         t_raddr <= std_logic_vector(to_unsigned(W_ZERO, 7));
@@ -335,7 +350,7 @@ begin
     process (clk)
     begin
       if rising_edge(clk) then
-        if t_re = '1' then
+        if t_rd = '1' then
           cfg_q(8 * k + 7 downto 8 * k) <= mem(to_integer(unsigned(t_raddr)));
         end if;
       end if;
@@ -603,16 +618,7 @@ begin
                         m_mme <= d(22 downto 20);
                       end if;
                     end if;
-                  when CFG_MSI_ALO =>
-                    if be(0) = '0' then m_alo(7 downto 2) <= d(7 downto 2); end if;
-                    if be(1) = '0' then m_alo(15 downto 8) <= d(15 downto 8); end if;
-                    if be(2) = '0' then m_alo(23 downto 16) <= d(23 downto 16); end if;
-                    if be(3) = '0' then m_alo(31 downto 24) <= d(31 downto 24); end if;
-                  when CFG_MSI_AHI =>
-                    if be(0) = '0' then m_ahi(7 downto 0) <= d(7 downto 0); end if;
-                    if be(1) = '0' then m_ahi(15 downto 8) <= d(15 downto 8); end if;
-                    if be(2) = '0' then m_ahi(23 downto 16) <= d(23 downto 16); end if;
-                    if be(3) = '0' then m_ahi(31 downto 24) <= d(31 downto 24); end if;
+                  -- CFG_MSI_ALO, CFG_MSI_AHI: in the RAM only (msi_rd)
                   when CFG_MSI_DATA =>
                     if be(0) = '0' then m_data(7 downto 0) <= d(7 downto 0); end if;
                     if be(1) = '0' then m_data(15 downto 8) <= d(15 downto 8); end if;
@@ -660,8 +666,7 @@ begin
         cw_l <= cfg_lanes(clr);   -- its constant lanes stay (interrupt pin)
         be_wdata <= (others => '0');
         live_q <= (others => '0'); a_cpl <= '0';
-        m_en <= '0'; m_mme <= "000"; m_alo <= (others => '0');
-        m_ahi <= (others => '0'); m_data <= (others => '0');
+        m_en <= '0'; m_mme <= "000"; m_data <= (others => '0');
         be_valid <= '0'; be_write <= '0'; dr <= DR_EMPTY;
         dr_age <= (others => '0');
         -- dr_tick has no reset: it runs free (a discard needs two of its
@@ -730,7 +735,8 @@ begin
   intx_assert  <= int_pending and not c_intdis and not m_en;
   msi_enable   <= m_en;
   msi_mme      <= m_mme;
-  msi_addr     <= m_ahi & m_alo & "00";
   msi_data     <= m_data;
+  msi_rd_go    <= m_go;
+  cfg_word     <= cfg_q;
   bad_write    <= bad_q;
 end architecture;

@@ -478,7 +478,8 @@ begin
 
     -- a DMA request in region 0 (clean) of host memory; checks every word
     procedure dma (write : boolean; start, len : natural; at : word := x"00000000";
-                   expect_err : std_logic_vector(1 downto 0) := "00") is
+                   expect_err : std_logic_vector(1 downto 0) := "00";
+                   hi : word := x"00000000") is
       variable k, n_log, n_rd, clk_n : natural := 0;
       variable fin : boolean := false;
     begin
@@ -492,7 +493,7 @@ begin
       if at /= x"00000000" then
         dma_addr <= x"00000000" & at(31 downto 2);
       else
-        dma_addr <= x"00000000" & std_logic_vector(to_unsigned(WIN_BASE + start * 4, 32)(31 downto 2));
+        dma_addr <= hi & std_logic_vector(to_unsigned(WIN_BASE + start * 4, 32)(31 downto 2));
       end if;
       dma_len <= std_logic_vector(to_unsigned(len, 5));
       dma_wd_data <= wd(0);
@@ -546,6 +547,7 @@ begin
     procedure raise (v : natural; expect_write : boolean) is
       variable got : boolean := false;
       variable clk_n : natural := 0;
+      constant dacs0 : natural := dacs;
     begin
       irq_valid_t <= '1';
       irq_vector_t <= std_logic_vector(to_unsigned(v, 2));
@@ -565,6 +567,10 @@ begin
       check(irq_done = '1' and irq_err = "00" and (irq_sent = '1') = expect_write,
             "irq_done/irq_sent for vector " & integer'image(v));
       check(got = expect_write, "MSI write seen: " & boolean'image(got));
+      -- the MSI address' upper dword is 0: never a dual address cycle (its
+      -- upper dword comes from the configuration RAM, not from the last
+      -- DMA request's)
+      check(dacs = dacs0, "MSI with a zero upper address went as a dual address cycle");
     end procedure;
   begin
     clocks_loop : for i in 1 to 4 loop
@@ -584,6 +590,11 @@ begin
     raise(2, true);
     raise(3, true);
     raise(1, true);
+    -- after a DMA request above 4 GiB (a dual address cycle into the
+    -- memory's 64-bit window) the MSI still goes to its 32-bit address
+    dma(true, 120, 2, hi => x"00000001");
+    check(dacs > 0, "DMA above 4 GiB as a dual address cycle");
+    raise(0, true);
     check(inta = '0', "INTA# idle");
     int_pending <= '1';
     wait until rising_edge(clk);
