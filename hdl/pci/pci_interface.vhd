@@ -105,7 +105,7 @@ architecture rtl of pci_interface is
   signal c_data : std_logic_vector(15 downto 0);
   signal c_word : std_logic_vector(31 downto 0);   -- the target's RAM output
   signal c_rd : std_logic_vector(1 downto 0);
-  signal c_go : std_logic;
+  signal c_go, c_rd_any : std_logic;
   signal lat : std_logic_vector(7 downto 0);
   signal s_dperr, s_tabort, s_mabort, s_det, busy : std_logic;
 
@@ -139,7 +139,7 @@ begin
       mem_enable => mem_enable, master_enable => c_master, perr_resp => c_perr,
       int_pending => int_pending, intx_assert => inta_n_oe,
       msi_enable => c_msi, msi_mme => c_mme, msi_data => c_data,
-      msi_rd => c_rd, msi_rd_go => c_go, cfg_word => c_word,
+      msi_rd => c_rd, msi_rd_go => c_go, cfg_rd => c_rd_any, cfg_word => c_word,
       mst_data_perr => s_dperr, mst_rcv_tabort => s_tabort, mst_rcv_mabort => s_mabort,
       mst_det_perr => s_det, own_cycle => busy, lat_timer => lat,
       db_valid => db_valid, db_slot => db_slot, db_data => db_data, bad_write => bad_write);
@@ -170,7 +170,7 @@ begin
       irq_valid => irq_valid, irq_vector => irq_vector, irq_ready => irq_ready,
       irq_done => irq_done, irq_err => irq_err, irq_sent => irq_sent,
       msi_enable => c_msi, msi_mme => c_mme, msi_data => c_data,
-      msi_rd => c_rd, msi_rd_go => c_go,
+      msi_rd => c_rd, msi_rd_go => c_go, cfg_rd => c_rd_any,
       wr_want => w_want, wr_grant => w_grant, wr_hi_ld => w_hi_ld,
       wr_valid => w_valid, wr_data => w_data,
       wr_ready => m_ready and sel_msi, wr_done => w_done, wr_err => m_err);

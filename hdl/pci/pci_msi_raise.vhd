@@ -8,13 +8,16 @@
 -- section 5 is the contract.
 --
 -- The message address lives only in pci_target's configuration RAM (62
--- flip-flops fewer, docs/pci.md "Session 5"). Once the initiator is ours
--- (wr_grant: idle, and pci_interface will not hand it to the DMA port
--- while wr_want is set), the upper dword is read (msi_rd "10") and loaded
--- into the initiator alone (wr_hi_ld), then the lower dword is read and the
--- request offered in the clock after, when the RAM's output register holds
--- it. A read the target cannot do at an edge (an address phase on the bus,
--- or its own transaction) is asked again.
+-- flip-flops fewer, docs/pci.md "Session 5"). The upper dword is read
+-- (msi_rd "10") in the clock the request is taken and held in the RAM's
+-- output register (cfg_word) until the initiator is ours (wr_grant: idle,
+-- and pci_interface does not hand it to the DMA port while wr_want is
+-- set); in that clock the initiator loads it alone (wr_hi_ld) and the lower
+-- dword is read, and the request is offered in the next clock, when
+-- cfg_word holds it. So the write is offered as early as when the address
+-- was in flip-flops. A read the target cannot do at an edge (an address
+-- phase on the bus, or its own transaction) is asked again, and so is the
+-- upper dword if another read replaced it (cfg_rd) before the grant.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -35,6 +38,7 @@ entity pci_msi_raise is
     msi_data     : in  std_logic_vector(15 downto 0);
     msi_rd       : out std_logic_vector(1 downto 0);   -- "01" low, "10" high dword
     msi_rd_go    : in  std_logic;   -- the target reads it at this edge
+    cfg_rd       : in  std_logic;   -- the target's RAM is read at this edge (any read)
     -- one-word write request towards the initiator (DMA port semantics;
     -- its address is the target's cfg_word, see above)
     wr_want      : out std_logic;   -- the initiator is wanted
@@ -48,9 +52,11 @@ entity pci_msi_raise is
 end entity;
 
 architecture rtl of pci_msi_raise is
-  type state_t is (IDLE, RD_HI, RD_LO, REQ, WAIT_DONE);
+  -- RD_HI: reading the upper dword; HELD: cfg_word holds it, waiting for
+  -- the initiator; RD_LO: reading the lower dword (the upper one loaded)
+  type state_t is (IDLE, RD_HI, HELD, RD_LO, REQ, WAIT_DONE);
   signal state : state_t := IDLE;
-  signal hi_ld : std_logic := '0';
+  signal start : std_logic;   -- a request is taken now, MSI on
   signal vec   : std_logic_vector(1 downto 0) := "00";
   signal ready_q, done_q, sent_q : std_logic := '0';
   signal err_q : std_logic_vector(1 downto 0) := "00";
@@ -60,7 +66,6 @@ begin
     if rising_edge(clk) then
       ready_q <= '0';
       done_q  <= '0';
-      hi_ld   <= '0';
       case state is
         when IDLE =>
           if irq_valid = '1' and ready_q = '0' then
@@ -71,6 +76,9 @@ begin
             vec(1) <= irq_vector(1) and msi_mme(1);
             if msi_enable = '1' then
               state <= RD_HI;
+              if msi_rd_go = '1' then
+                state <= HELD;
+              end if;
             else
               done_q <= '1';
               sent_q <= '0';
@@ -78,11 +86,20 @@ begin
             end if;
           end if;
         when RD_HI =>
-          -- the upper dword is in cfg_word the clock after its read
-          if wr_grant = '1' and msi_rd_go = '1' then
-            state <= RD_LO;
+          if msi_rd_go = '1' then
+            state <= HELD;
           end if;
-          hi_ld <= wr_grant and msi_rd_go;
+        when HELD =>
+          if wr_grant = '1' then
+            -- the initiator takes the upper dword at this edge
+            if msi_rd_go = '1' then
+              state <= REQ;
+            else
+              state <= RD_LO;
+            end if;
+          elsif cfg_rd = '1' then
+            state <= RD_HI;          -- replaced at this edge: read it again
+          end if;
         when RD_LO =>
           if msi_rd_go = '1' then
             state <= REQ;
@@ -101,7 +118,7 @@ begin
       end case;
       if rst = '1' then
         state <= IDLE; ready_q <= '0'; done_q <= '0'; sent_q <= '0'; err_q <= "00";
-        vec <= "00"; hi_ld <= '0';
+        vec <= "00";
       end if;
     end if;
   end process;
@@ -109,10 +126,13 @@ begin
   -- the message address and data are configuration registers: stable
   -- while the driver has MSI enabled (PCI 2.3 6.8.1: software must not
   -- change them while enabled), so they are used straight, not copied
-  msi_rd    <= "10" when state = RD_HI and wr_grant = '1' else
-               "01" when state = RD_LO else "00";
-  wr_want   <= '1' when state = RD_HI or state = RD_LO or state = REQ else '0';
-  wr_hi_ld  <= hi_ld;
+  start     <= '1' when state = IDLE and irq_valid = '1' and ready_q = '0' and
+                        msi_enable = '1' else '0';
+  msi_rd    <= "10" when start = '1' or state = RD_HI else
+               "01" when (state = HELD and wr_grant = '1') or state = RD_LO else "00";
+  wr_want   <= '1' when start = '1' or state = RD_HI or state = HELD or
+                        state = RD_LO or state = REQ else '0';
+  wr_hi_ld  <= '1' when state = HELD and wr_grant = '1' else '0';
   -- offered in the clock after the lower dword's read (cfg_word holds it)
   wr_valid  <= '1' when state = REQ else '0';
   -- an MSI is a DWORD write with the message data in the low 16 bits

@@ -93,6 +93,7 @@ entity pci_target is
     -- on the bus, which has the RAM's read port first.
     msi_rd       : in  std_logic_vector(1 downto 0) := "00";
     msi_rd_go    : out std_logic;
+    cfg_rd       : out std_logic;   -- the RAM is read at this edge (cfg_word changes)
     cfg_word     : out std_logic_vector(31 downto 0);
     -- status events from the initiator: one-clock pulses
     mst_data_perr  : in  std_logic;  -- status bit 8
@@ -737,6 +738,7 @@ begin
   msi_mme      <= m_mme;
   msi_data     <= m_data;
   msi_rd_go    <= m_go;
+  cfg_rd       <= t_rd;
   cfg_word     <= cfg_q;
   bad_write    <= bad_q;
 end architecture;
