@@ -284,6 +284,16 @@ static void synpcix_evring_setup(struct synpcix *sp)
 
 	if (spx_evring_bytes(&sp->hw, &bytes))
 		return;		/* older card: the event FIFO registers */
+	/*
+	 * The card takes a 32-bit ring base (single address cycles). The
+	 * driver's only coherent allocation is this ring, so the coherent mask
+	 * can be 32 bits while streaming DMA keeps the 64-bit mask.
+	 */
+	err = dma_set_coherent_mask(dev, DMA_BIT_MASK(32));
+	if (err) {
+		dev_warn(dev, "event ring: no 32-bit coherent DMA (%d), events by register\n", err);
+		return;
+	}
 	/* a power-of-two size up to a page: the allocation is aligned to it */
 	mem = dma_alloc_coherent(dev, bytes, &dma, GFP_KERNEL);
 	if (!mem) {

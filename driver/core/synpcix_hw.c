@@ -749,13 +749,6 @@ int spx_evring_bytes(struct spx_hw *hw, u32 *bytes)
 	return 0;
 }
 
-/* Word 3 of entry n (n counted since enable) as the card writes it. */
-static u32 spx_evring_tag(struct spx_hw *hw, u32 n)
-{
-	return SPX_FIELD(EVENT, RING_WR, MARKER, SYNPCIX_EVENT_RING_WR_MARKER_ENTRY) |
-	       (n & (2 * hw->evring_entries - 1));
-}
-
 int spx_evring_start(struct spx_hw *hw, u32 *mem, u64 bus, u32 bytes)
 {
 	volatile u32 *w = mem;	/* volatile: no memset call in the core */
@@ -767,12 +760,12 @@ int spx_evring_start(struct spx_hw *hw, u32 *mem, u64 bus, u32 bytes)
 		return err;
 	if (hw->evring_mem)
 		return -EBUSY;
-	if (!mem || bytes != want || (bus & (want - 1))) {
-		spx_err(hw, "event ring: %u bytes at 0x%llx, the card needs %u aligned to %u\n",
+	if (!mem || bytes != want || (bus & (want - 1)) || bus + bytes > (1ULL << 32)) {
+		spx_err(hw, "event ring: %u bytes at 0x%llx, the card needs %u aligned to %u below 4 GiB\n",
 			bytes, (unsigned long long)bus, want, want);
 		return -EINVAL;
 	}
-	/* no stale entry may carry a number the driver will expect */
+	/* no entry may look valid before the card wrote it */
 	for (i = 0; i < bytes / 4; i++)
 		w[i] = 0;
 	hw->evring_entries = bytes / SPX_EVRING_ENTRY_BYTES;
@@ -780,8 +773,7 @@ int spx_evring_start(struct spx_hw *hw, u32 *mem, u64 bus, u32 bytes)
 	hw->evring_acked = 0;
 	spx_lock(&hw->os);
 	WR(hw, EVENT, RING_CTRL, 0);
-	WR(hw, EVENT, RING_BASE_LO, (u32)bus);
-	WR(hw, EVENT, RING_BASE_HI, (u32)(bus >> 32));
+	WR(hw, EVENT, RING_BASE, (u32)bus);
 	WR(hw, EVENT, RING_RD, 0);
 	WR(hw, EVENT, RING_CTRL, SYNPCIX_EVENT_RING_CTRL_ENABLE_MASK);
 	spx_unlock(&hw->os);
@@ -791,37 +783,40 @@ int spx_evring_start(struct spx_hw *hw, u32 *mem, u64 bus, u32 bytes)
 
 /*
  * The next entry: 1 and *ev filled, 0 when the card has not written it
- * yet. Word 3 (marker and entry number) is written last by the card, after
- * the stamp words on the same posted-write path, so once it shows the
- * number expected here the other words are there too (read after a read
- * barrier). An entry of an earlier lap carries a number 2^size_log2 lower.
+ * yet. Word 2 (stamp_info, valid bit set) is written last by the card,
+ * after the time words on the same posted-write path, so once its valid
+ * bit shows, words 0 and 1 are there too (read after a read barrier). The
+ * entry's word 2 is cleared here before the entry is handed back
+ * (spx_evring_ack), so an entry of an earlier lap never looks valid.
  */
 int spx_evring_poll(struct spx_hw *hw, struct spx_event *ev)
 {
-	const u32 *e;
+	u32 *e;
 	u32 lo, hi, info;
 
 	if (!hw->evring_mem)
 		return -EINVAL;
 	e = hw->evring_mem + (hw->evring_next & (hw->evring_entries - 1)) *
 		(SPX_EVRING_ENTRY_BYTES / 4);
-	if (spx_mem_rd32(&e[3]) != spx_evring_tag(hw, hw->evring_next))
+	info = spx_mem_rd32(&e[2]);
+	if (!(info & SYNPCIX_EVENT_STAMP_INFO_VALID_MASK))
 		return 0;
 	spx_dma_rmb();
 	lo = spx_mem_rd32(&e[0]);
 	hi = spx_mem_rd32(&e[1]);
-	info = spx_mem_rd32(&e[2]);
+	spx_mem_wr32(&e[2], 0);
 	hw->evring_next++;
 	spx_event_fill(hw, ev, lo, hi, info);
 	return 1;
 }
 
 /*
- * Hand the taken entries back (one register write, only when there are
- * any) and look at the ring's state: 0, -EIO when the card stopped the ring
+ * Hand the taken (and cleared) entries back: one register write, only
+ * when there are any, ordered after the clearing stores by the access
+ * layer's register write (writel orders prior memory stores). Then look at the ring's state: 0, -EIO when the card stopped the ring
  * after a DMA error (restart it with stop + start), -ENODEV when the card
  * does not answer. *overruns (optional): stamps the card dropped on a full
- * ring (event.ring_overruns, wraps at 2^16).
+ * ring (event.ring_overruns, wraps at 256).
  */
 int spx_evring_ack(struct spx_hw *hw, u32 *overruns)
 {

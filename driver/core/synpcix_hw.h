@@ -164,7 +164,8 @@ int spx_event_overflows(struct spx_hw *hw, u32 *count);
  * 16-byte entries in host memory (docs/stamping.md section 12).
  * spx_evring_bytes gives the size the card wants (-EOPNOTSUPP on older
  * cards); the caller allocates that many bytes of DMA-coherent memory
- * aligned to the size and passes both views to spx_evring_start. While it
+ * below 4 GiB, aligned to the size, and passes both views to
+ * spx_evring_start. While it
  * runs spx_event_pop must not be used: spx_evring_poll takes the stamps
  * (no register access), spx_evring_ack tells the card how far the driver
  * got and reports a ring the card stopped. spx_evring_stop disables the

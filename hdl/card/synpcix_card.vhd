@@ -97,7 +97,7 @@ architecture rtl of synpcix_card is
   signal cc_addr : std_logic_vector(11 downto 2);
   signal cc_rdata : std_logic_vector(31 downto 0);
   signal ev_valid, ev_ready, ev_done : std_logic;
-  signal ev_addr : std_logic_vector(61 downto 0);
+  signal ev_addr : std_logic_vector(29 downto 0);
   signal ev_wd_data : std_logic_vector(31 downto 0);
   signal ev_err : std_logic_vector(1 downto 0);
   signal db_valid : std_logic;
@@ -197,7 +197,7 @@ begin
       h_wdata => reg_wdata, h_ready => clk_ready, h_rdata => clk_rdata,
       c_valid => cc_valid, c_write => cc_write, c_addr => cc_addr,
       c_ready => cc_ready, c_rdata => cc_rdata,
-      d_valid => ev_valid, d_write => open, d_addr => ev_addr, d_len => open,
+      d_valid => ev_valid, d_addr => ev_addr,
       d_wd_data => ev_wd_data, d_ready => ev_ready, d_done => ev_done, d_err => ev_err);
 
   core : entity work.clock_core

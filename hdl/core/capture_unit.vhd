@@ -49,10 +49,11 @@ entity capture_unit is
     dma_done     : in  std_logic;
     dma_err      : in  std_logic_vector(1 downto 0);
     -- arbiter requester 1: the event ring (event_dma, outside the unit on
-    -- the clock core's register port); writes of one word. Unconnected,
-    -- the defaults keep the port idle.
+    -- the clock core's register port); writes of one word below 4 GiB
+    -- (ev_d_addr: byte address bits 31..2). Unconnected, the defaults keep
+    -- the port idle.
     ev_d_valid   : in  std_logic := '0';
-    ev_d_addr    : in  std_logic_vector(61 downto 0) := (others => '0');
+    ev_d_addr    : in  std_logic_vector(29 downto 0) := (others => '0');
     ev_d_wd_data : in  std_logic_vector(31 downto 0) := (others => '0');
     ev_d_ready   : out std_logic;
     ev_d_done    : out std_logic;
@@ -116,7 +117,7 @@ begin
   -- event ring (one-word writes; dma.last_error.requester EVENT)
   d_valid(1)   <= ev_d_valid;
   d_write(1)   <= '1';
-  d_addr(123 downto 62) <= ev_d_addr;
+  d_addr(123 downto 62) <= x"00000000" & ev_d_addr;
   d_len(9 downto 5) <= "00001";
   d_wd_data(63 downto 32) <= ev_d_wd_data;
   ev_d_ready   <= d_ready(1);

@@ -21,18 +21,24 @@
 -- Ring writes are single-word DMA writes (dma_len 1) through arbiter port 1,
 -- each word straight from the register read that fetched it, so the block
 -- needs one 32-bit data register instead of an entry buffer. Words go out
--- in order 0, 1, 2, 3 and the initiator completes them in order (PCI keeps
--- posted writes in order), so word 3 (marker + entry number) is in host
--- memory only after the stamp words: a driver that sees word 3 = the number
--- it expects reads a complete entry. Event rates are low (a PPS-class input,
--- a few kHz at most), the four bus transactions per entry cost nothing.
+-- in order 0 (ns lo), 1 (ns hi), 2 (stamp_info, valid bit set) and the
+-- initiator completes them in order (PCI keeps posted writes in order), so
+-- word 2 is in host memory only after the time: a driver that sees its
+-- valid bit reads a complete entry, and it clears word 2 before handing
+-- the entry back (ring_rd), so an old entry is never taken again. Event
+-- rates are low (a PPS-class input, a few kHz at most); three bus
+-- transactions per stamp cost nothing.
 --
 -- The ring is 2**RING_LOG2 entries aligned to its size (the address bits
 -- below it come from the index, the base's are ignored): no write can
--- leave the ring and none crosses 4 KiB or 4 GiB. A full ring (the driver's
--- ring_rd behind by 2**RING_LOG2) drops the popped stamp and counts it; a
--- DMA error stops the ring (dma_error) with the entry lost, the arbiter
--- reports it to the dma block as requester 1.
+-- leave the ring and none crosses 4 KiB. It lies below 4 GiB (one base
+-- register, no dual address cycle: the driver allocates it under a 32-bit
+-- coherent DMA mask, which every PCI platform offers; a 64-bit base cost
+-- 32 flip-flops here and the arbiter's address multiplexer for bits
+-- 63..32). A full ring (ring_wr and ring_rd differ only in their top bit)
+-- drops the popped stamp and counts it; a DMA error stops the ring
+-- (dma_error) with the stamp lost, the arbiter reports it to the dma block
+-- as requester 1.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -58,11 +64,10 @@ entity event_dma is
     c_addr  : out std_logic_vector(11 downto 2);
     c_ready : in  std_logic;
     c_rdata : in  std_logic_vector(31 downto 0);
-    -- DMA requester (card_dma_arbiter port; writes of one word only)
+    -- DMA requester (card_dma_arbiter port): writes of one word below
+    -- 4 GiB; d_addr is the word address (byte address bits 31..2)
     d_valid    : out std_logic;
-    d_write    : out std_logic;
-    d_addr     : out std_logic_vector(61 downto 0);
-    d_len      : out std_logic_vector(4 downto 0);
+    d_addr     : out std_logic_vector(29 downto 0);
     d_wd_data  : out std_logic_vector(31 downto 0);
     d_ready    : in  std_logic;
     d_done     : in  std_logic;
@@ -77,19 +82,18 @@ architecture rtl of event_dma is
   signal st : state_t;
   signal polling : std_logic;                      -- the read is event.status
   signal dropping : std_logic;                     -- ring full: pop and drop
-  signal k : unsigned(1 downto 0);                 -- entry word 0..3
+  signal k : unsigned(1 downto 0);                 -- entry word 0..2
   signal m_act : std_logic;                        -- own register read in flight
   signal timer : unsigned(POLL_LOG2 - 1 downto 0);
   signal enable, dma_error : std_logic;
-  signal base_lo : std_logic_vector(31 downto RL + 4);
-  signal base_hi : std_logic_vector(31 downto 0);
+  signal base : std_logic_vector(31 downto RL + 4);
   signal wr, rd : unsigned(RL downto 0);           -- free-running, mod 2 x entries
-  signal overruns : unsigned(15 downto 0);
+  signal overruns : unsigned(7 downto 0);
   signal wd : std_logic_vector(31 downto 0);
   signal dv : std_logic;
   signal my_sel, my_ready : std_logic;
   signal my_rdata : std_logic_vector(31 downto 0);
-  signal used : unsigned(RL downto 0);
+  signal full : std_logic;
 
   function is_reg (a : std_logic_vector(11 downto 2); r : natural) return boolean is
   begin
@@ -104,7 +108,7 @@ begin
     report "event_dma: reads event.status + 4 * (k + 1) for entry word k" severity failure;
 
   -- host accesses to the ring registers are answered here, not by clock_core
-  my_sel <= '1' when unsigned(h_addr) >= to_unsigned(REG_EVENT_RING_BASE_LO / 4, 10) and
+  my_sel <= '1' when unsigned(h_addr) >= to_unsigned(REG_EVENT_RING_BASE / 4, 10) and
                      unsigned(h_addr) <= to_unsigned(REG_EVENT_RING_OVERRUNS / 4, 10) else '0';
 
   c_valid <= m_act or (h_valid and not my_sel);
@@ -130,24 +134,16 @@ begin
         std_logic_vector(to_unsigned(RL, 4));
     elsif is_reg(h_addr, REG_EVENT_RING_WR) then
       my_rdata(RL downto 0) <= std_logic_vector(wr);
-      my_rdata(EVENT_RING_WR_MARKER_LSB + 7 downto EVENT_RING_WR_MARKER_LSB) <=
-        std_logic_vector(to_unsigned(EVENT_RING_WR_MARKER_ENTRY, 8));
-    elsif is_reg(h_addr, REG_EVENT_RING_RD) then
-      my_rdata(RL downto 0) <= std_logic_vector(rd);
     elsif is_reg(h_addr, REG_EVENT_RING_OVERRUNS) then
-      my_rdata(15 downto 0) <= std_logic_vector(overruns);
+      my_rdata(7 downto 0) <= std_logic_vector(overruns);
     end if;
   end process;
 
-  -- entries in the ring not yet taken by the driver; >= 2**RL (bit RL set)
-  -- is full, also for a ring_rd the driver set ahead of ring_wr (nothing is
-  -- written then rather than something overwritten)
-  used <= wr - rd;
+  -- 2**RL entries written and not yet taken: same index, other lap
+  full <= '1' when wr(RL - 1 downto 0) = rd(RL - 1 downto 0) and wr(RL) /= rd(RL) else '0';
 
   d_valid   <= dv;
-  d_write   <= '1';
-  d_len     <= "00001";
-  d_addr    <= base_hi & base_lo & std_logic_vector(wr(RL - 1 downto 0)) & std_logic_vector(k);
+  d_addr    <= base & std_logic_vector(wr(RL - 1 downto 0)) & std_logic_vector(k);
   d_wd_data <= wd;
 
   process (clk)
@@ -163,8 +159,7 @@ begin
         timer <= (others => '0');
         enable <= '0';
         dma_error <= '0';
-        base_lo <= (others => '0');
-        base_hi <= (others => '0');
+        base <= (others => '0');
         wr <= (others => '0');
         rd <= (others => '0');
         overruns <= (others => '0');
@@ -177,11 +172,8 @@ begin
         if h_valid = '1' and my_sel = '1' and my_ready = '0' then
           my_ready <= '1';
           if h_write = '1' then
-            if is_reg(h_addr, REG_EVENT_RING_BASE_LO) then
-              base_lo <= h_wdata(31 downto RL + 4);
-            end if;
-            if is_reg(h_addr, REG_EVENT_RING_BASE_HI) then
-              base_hi <= h_wdata;
+            if is_reg(h_addr, REG_EVENT_RING_BASE) then
+              base <= h_wdata(31 downto RL + 4);
             end if;
             if is_reg(h_addr, REG_EVENT_RING_RD) then
               rd <= unsigned(h_wdata(RL downto 0));
@@ -220,13 +212,19 @@ begin
                 if unsigned(c_rdata(EVENT_STATUS_LEVEL_LSB + EVENT_STATUS_LEVEL_WIDTH - 1
                                     downto EVENT_STATUS_LEVEL_LSB)) = 0 or enable = '0' then
                   st <= S_IDLE;                     -- nothing waits, or disabled
-                elsif used(RL) = '1' then
+                elsif full = '1' then
                   dropping <= '1';                  -- pop it, count it, drop it
                 end if;
               elsif dropping = '1' then
                 dropping <= '0';
                 overruns <= overruns + 1;
                 polling <= '1';                     -- drain on
+              elsif k = 2 and c_rdata(EVENT_STAMP_INFO_VALID_LSB) = '0' then
+                -- the FIFO was empty after all (only a host pop against the
+                -- rules can do that): the entry stays free, words 0/1 are
+                -- overwritten by the next stamp
+                k <= "00";
+                polling <= '1';
               else
                 wd <= c_rdata;
                 dv <= '1';
@@ -242,7 +240,7 @@ begin
               if d_err /= "00" then
                 dma_error <= '1';
                 st <= S_IDLE;
-              elsif k = 3 then
+              elsif k = 2 then
                 wr <= wr + 1;
                 k <= "00";
                 polling <= '1';                     -- next stamp at once
@@ -250,13 +248,6 @@ begin
                 if enable = '0' then
                   st <= S_IDLE;
                 end if;
-              elsif k = 2 then
-                k <= "11";
-                wd <= (others => '0');
-                wd(EVENT_RING_WR_MARKER_LSB + 7 downto EVENT_RING_WR_MARKER_LSB) <=
-                  std_logic_vector(to_unsigned(EVENT_RING_WR_MARKER_ENTRY, 8));
-                wd(RL downto 0) <= std_logic_vector(wr);
-                dv <= '1';
               else
                 k <= k + 1;
                 st <= S_READ;

@@ -64,7 +64,7 @@ architecture rtl of sim_card_core is
   signal k_addr : std_logic_vector(11 downto 2);
   signal k_rdata : std_logic_vector(31 downto 0);
   signal ev_valid, ev_ready, ev_done : std_logic;
-  signal ev_addr : std_logic_vector(61 downto 0);
+  signal ev_addr : std_logic_vector(29 downto 0);
   signal ev_wd_data : std_logic_vector(31 downto 0);
   signal ev_err : std_logic_vector(1 downto 0);
 begin
@@ -76,7 +76,7 @@ begin
       h_wdata => reg_wdata, h_ready => cc_ready, h_rdata => cc_rdata,
       c_valid => k_valid, c_write => k_write, c_addr => k_addr,
       c_ready => k_ready, c_rdata => k_rdata,
-      d_valid => ev_valid, d_write => open, d_addr => ev_addr, d_len => open,
+      d_valid => ev_valid, d_addr => ev_addr,
       d_wd_data => ev_wd_data, d_ready => ev_ready, d_done => ev_done, d_err => ev_err);
 
   core : entity work.clock_core

@@ -81,9 +81,9 @@ static void pulse(double t_ns, int pin, double width_ns)
 
 /*
  * Event ring (event block 1.1): host memory is one aligned ring at a bus
- * address above 4 GiB (dual address cycles); the DMA callback writes only
- * inside it, anything else is a master abort, as an unclaimed address on
- * the bus, and is counted.
+ * address below 4 GiB (the card's ring base is 32-bit); the DMA callback
+ * writes only inside it (words 0..2 of an entry), anything else is a
+ * master abort, as an unclaimed address on the bus, and is counted.
  */
 static struct {
 	u32 *mem;
@@ -95,7 +95,8 @@ static struct {
 static int evring_dma(void *ctx, int write, uint64_t addr, uint32_t *words, unsigned n)
 {
 	(void)ctx;
-	if (!write || addr < evr.bus || addr + 4ULL * n > evr.bus + evr.bytes) {
+	if (!write || addr < evr.bus || addr + 4ULL * n > evr.bus + evr.bytes ||
+	    ((addr - evr.bus) & 12) == 12) {
 		evr.outside++;
 		return CARD_DMA_MASTER_ABORT;
 	}
@@ -139,7 +140,7 @@ static void evring_test(struct spx_hw *hw)
 		return;
 	entries = bytes / SPX_EVRING_ENTRY_BYTES;
 	evr.bytes = bytes;
-	evr.bus = 0x123450000ULL;
+	evr.bus = 0x12345000ULL;
 	evr.mem = aligned_alloc(bytes, bytes);
 	if (!evr.mem) {
 		TEST("evring-alloc", 0, "out of memory");
@@ -149,6 +150,8 @@ static void evring_test(struct spx_hw *hw)
 
 	TEST("evring-start-refuses-misaligned",
 	     spx_evring_start(hw, evr.mem, evr.bus + 16, bytes) == -EINVAL, "accepted");
+	TEST("evring-start-refuses-above-4g",
+	     spx_evring_start(hw, evr.mem, 0x100000000ULL, bytes) == -EINVAL, "accepted");
 	err = spx_evring_start(hw, evr.mem, evr.bus, bytes);
 	spx_event_enable(hw, 0, true, false);
 	if (hw->n_events >= 2)
@@ -225,7 +228,7 @@ static void evring_test(struct spx_hw *hw)
 	{
 		unsigned long outside = evr.outside;
 
-		err = spx_evring_start(hw, evr.mem, 0x300000000ULL, bytes);
+		err = spx_evring_start(hw, evr.mem, 0x30000000ULL, bytes);
 		evring_pulses(0, 2, 3000.0, 2000.0, times);
 		got = spx_evring_ack(hw, NULL);
 		TEST("evring-dma-error-stops", err == 0 && got == -EIO && evr.outside == outside + 1,

@@ -42,6 +42,11 @@ static inline u32 spx_mem_rd32(const u32 *p)
 {
 	return le32_to_cpu(READ_ONCE(*(const __le32 *)p));
 }
+
+static inline void spx_mem_wr32(u32 *p, u32 v)
+{
+	WRITE_ONCE(*(__le32 *)p, cpu_to_le32(v));
+}
 #define spx_dma_rmb() dma_rmb()
 
 /* Busy wait: the core calls it with the lock held, for microseconds only. */

@@ -66,6 +66,11 @@ static inline u32 spx_mem_rd32(const u32 *p)
 {
 	return *(const volatile u32 *)p;
 }
+
+static inline void spx_mem_wr32(u32 *p, u32 v)
+{
+	*(volatile u32 *)p = v;
+}
 #define spx_dma_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
 
 static inline void spx_udelay(struct spx_os *os, unsigned int us)
