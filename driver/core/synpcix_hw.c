@@ -816,7 +816,7 @@ int spx_evring_poll(struct spx_hw *hw, struct spx_event *ev)
  * layer's register write (writel orders prior memory stores). Then look at the ring's state: 0, -EIO when the card stopped the ring
  * after a DMA error (restart it with stop + start), -ENODEV when the card
  * does not answer. *overruns (optional): stamps the card dropped on a full
- * ring (event.ring_overruns, wraps at 256).
+ * ring (event.ring_ctrl.overruns, wraps at 256).
  */
 int spx_evring_ack(struct spx_hw *hw, u32 *overruns)
 {
@@ -832,7 +832,7 @@ int spx_evring_ack(struct spx_hw *hw, u32 *overruns)
 	if (ctrl == SPX_ALL_ONES)
 		return -ENODEV;
 	if (overruns)
-		*overruns = RD(hw, EVENT, RING_OVERRUNS);
+		*overruns = SPX_GET(EVENT, RING_CTRL, OVERRUNS, ctrl);
 	return (ctrl & SYNPCIX_EVENT_RING_CTRL_DMA_ERROR_MASK) ? -EIO : 0;
 }
 

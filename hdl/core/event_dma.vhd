@@ -109,7 +109,7 @@ begin
 
   -- host accesses to the ring registers are answered here, not by clock_core
   my_sel <= '1' when unsigned(h_addr) >= to_unsigned(REG_EVENT_RING_BASE / 4, 10) and
-                     unsigned(h_addr) <= to_unsigned(REG_EVENT_RING_OVERRUNS / 4, 10) else '0';
+                     unsigned(h_addr) <= to_unsigned(REG_EVENT_RING_RD / 4, 10) else '0';
 
   c_valid <= m_act or (h_valid and not my_sel);
   c_write <= h_write and not m_act;
@@ -119,8 +119,10 @@ begin
   h_ready <= (c_ready and not m_act) or my_ready;
   h_rdata <= my_rdata when my_ready = '1' else c_rdata;
 
-  -- read data of the ring registers; h_addr is held with h_valid until
-  -- h_ready, so this needs no register
+  -- read data: ring_ctrl is the only readable ring register (ring_base and
+  -- ring_rd are write-only), so each bit has one source and no multiplexer
+  -- beyond the one against clock_core's answer; h_addr is held with
+  -- h_valid until h_ready, so this needs no register
   rdmux : process (all)
   begin
     my_rdata <= (others => '0');
@@ -132,10 +134,9 @@ begin
       my_rdata(EVENT_RING_CTRL_DMA_ERROR_LSB) <= dma_error;
       my_rdata(EVENT_RING_CTRL_SIZE_LOG2_LSB + 3 downto EVENT_RING_CTRL_SIZE_LOG2_LSB) <=
         std_logic_vector(to_unsigned(RL, 4));
-    elsif is_reg(h_addr, REG_EVENT_RING_WR) then
-      my_rdata(RL downto 0) <= std_logic_vector(wr);
-    elsif is_reg(h_addr, REG_EVENT_RING_OVERRUNS) then
-      my_rdata(7 downto 0) <= std_logic_vector(overruns);
+      my_rdata(EVENT_RING_CTRL_OVERRUNS_LSB + 7 downto EVENT_RING_CTRL_OVERRUNS_LSB) <=
+        std_logic_vector(overruns);
+      my_rdata(EVENT_RING_CTRL_WR_LSB + RL downto EVENT_RING_CTRL_WR_LSB) <= std_logic_vector(wr);
     end if;
   end process;
 

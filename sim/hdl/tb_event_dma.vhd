@@ -168,7 +168,7 @@ begin
       end if;
       assert w = '0' or unsigned(a) = SCRATCH / 4
         report "tb_event_dma: write reached the core at an unexpected address" severity error;
-      assert unsigned(a) < REG_EVENT_RING_BASE / 4 or unsigned(a) > REG_EVENT_RING_OVERRUNS / 4
+      assert unsigned(a) < REG_EVENT_RING_BASE / 4 or unsigned(a) > REG_EVENT_RING_RD / 4
         report "tb_event_dma: a ring register access reached clock_core" severity error;
       c_ready <= '1';
     end if;
@@ -280,9 +280,10 @@ begin
     clocks(4);
 
     rd32(REG_EVENT_RING_CTRL, q);
-    check(unsigned(q(11 downto 8)) = RL and q(0) = '0' and q(1) = '0', "ctrl after reset " & to_hstring(q));
-    rd32(REG_EVENT_RING_WR, q);
-    check(q = x"00000000", "ring_wr after reset " & to_hstring(q));
+    check(unsigned(q(7 downto 4)) = RL and q(0) = '0' and q(1) = '0', "ctrl after reset " & to_hstring(q));
+    check(q(31 downto 16) = x"0000" and q(15 downto 8) = x"00", "wr/overruns after reset " & to_hstring(q));
+    rd32(REG_EVENT_RING_RD, q);
+    check(q = x"00000000", "ring_rd (write only) read " & to_hstring(q));
     rd32(REG_EVENT_RING_BASE, q);
     check(q = x"00000000", "ring_base (write only) read " & to_hstring(q));
     -- disabled: the block leaves the FIFO alone
@@ -304,8 +305,8 @@ begin
       check(unsigned(q) = i * 3 + 1, "host read through the block");
     end loop;
     settle;
-    rd32(REG_EVENT_RING_WR, q);
-    check(unsigned(q(15 downto 0)) = 5, "ring_wr after 5: " & to_hstring(q));
+    rd32(REG_EVENT_RING_CTRL, q);
+    check(unsigned(q(31 downto 16)) = 5, "ring_ctrl.wr after 5: " & to_hstring(q));
     take(5, 1);
 
     -- 6 more: the ring wraps
@@ -316,12 +317,12 @@ begin
     -- driver behind: 11 events into a ring with 8 free entries
     push(11);
     settle;
-    rd32(REG_EVENT_RING_OVERRUNS, q);
-    check(unsigned(q) = 3, "overruns " & to_hstring(q));
+    rd32(REG_EVENT_RING_CTRL, q);
+    check(unsigned(q(15 downto 8)) = 3, "overruns " & to_hstring(q));
     check(n_popped = n_pushed, "FIFO not drained while full");
     take(8, 12);
-    rd32(REG_EVENT_RING_WR, q);
-    check(unsigned(q(15 downto 0)) = cnt mod (2 * NE), "ring_wr after overrun");
+    rd32(REG_EVENT_RING_CTRL, q);
+    check(unsigned(q(31 downto 16)) = cnt mod (2 * NE), "ring_ctrl.wr after overrun");
     -- the dropped ones: 20, 21, 22; the next goes in normally
     push(1);
     settle;
@@ -368,8 +369,8 @@ begin
     settle;
     cnt := 0;
     take(1, 27);
-    rd32(REG_EVENT_RING_WR, q);
-    check(unsigned(q(15 downto 0)) = 1, "ring_wr after re-enable");
+    rd32(REG_EVENT_RING_CTRL, q);
+    check(unsigned(q(31 downto 16)) = 1, "ring_ctrl.wr after re-enable");
 
     check(host.violations = 0, "card wrote outside the ring");
     check(n_aborts = 1, "master aborts " & integer'image(n_aborts));

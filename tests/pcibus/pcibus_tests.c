@@ -1708,8 +1708,10 @@ static void t_event_ring(void)
 	check(host_mem_read32(&w.hb.mem, EVR_BASE + 16u * N + 8) == 0, "an entry beyond the %d stamps", N);
 	check(host_mem_read32(&w.hb.mem, EVR_BASE - 4) == 0 &&
 	      host_mem_read32(&w.hb.mem, EVR_BASE + bytes) == 0, "write outside the ring");
-	check(card_rd(&w, SYNPCIX_EVENT_RING_WR) == N, "ring_wr %u, want %d",
-	      card_rd(&w, SYNPCIX_EVENT_RING_WR), N);
+	ctrl = card_rd(&w, SYNPCIX_EVENT_RING_CTRL);
+	check((ctrl & SYNPCIX_EVENT_RING_CTRL_WR_MASK) >> SYNPCIX_EVENT_RING_CTRL_WR_SHIFT == N &&
+	      !(ctrl & SYNPCIX_EVENT_RING_CTRL_OVERRUNS_MASK),
+	      "ring_ctrl 0x%08X: wr, want %d, no overruns", ctrl, N);
 	check((card_rd(&w, SYNPCIX_EVENT_STATUS) & SYNPCIX_EVENT_STATUS_LEVEL_MASK) == 0,
 	      "the card left stamps in the FIFO");
 	card_wr(&w, SYNPCIX_EVENT_CTRL, 0);
