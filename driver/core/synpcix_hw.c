@@ -745,6 +745,9 @@ int spx_evring_bytes(struct spx_hw *hw, u32 *bytes)
 	ctrl = RD(hw, EVENT, RING_CTRL);
 	if (ctrl == SPX_ALL_ONES)
 		return -ENODEV;
+	/* 0: a build without the ring (no PCI interface: nothing answers) */
+	if (SPX_GET(EVENT, RING_CTRL, SIZE_LOG2, ctrl) == 0)
+		return -EOPNOTSUPP;
 	*bytes = SPX_EVRING_ENTRY_BYTES << SPX_GET(EVENT, RING_CTRL, SIZE_LOG2, ctrl);
 	return 0;
 }
