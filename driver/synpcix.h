@@ -43,6 +43,12 @@ struct synpcix {
 	bool pps_report_by_us;		/* we switched PPS OFF -> REPORT */
 	bool perout_on;
 	u64 extts_unknown;		/* stamps for channels not enabled */
+	/* event ring (event block 1.1): the card writes the stamps here by
+	 * DMA; NULL on older cards (register pops). Under lock.
+	 */
+	u32 *evring;
+	dma_addr_t evring_dma;
+	u32 evring_bytes;
 
 	const char *irq_kind;		/* "MSI", "INTx" or "none" */
 	int nvec;			/* vectors allocated (0: none) */

@@ -8,13 +8,18 @@
  * the card's servo runs on the other edge), channels 1..n are the event
  * inputs (event FIFO).
  * PEROUT 0 is the PPS output. Inputs are polled from the PTP aux worker
- * every SYNPCIX_POLL_MS while a channel is on: the card's interrupt block
- * does not exist before the PCI gateware (issue 3).
+ * every SYNPCIX_POLL_MS while a channel is on. On a card whose event block
+ * is 1.1 or later the event stamps arrive by DMA in a ring in host memory
+ * (synpcix_evring_setup): the worker reads them from memory, one register
+ * write per poll hands the taken entries back; older cards (or a ring that
+ * could not be set up, or one the card stopped after a DMA error) are read
+ * through the event FIFO registers as before.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/ptp_clock_kernel.h>
 #include <linux/version.h>
+#include <linux/dma-mapping.h>
 
 #include "synpcix.h"
 
@@ -232,6 +237,102 @@ static void synpcix_report(struct synpcix *sp, unsigned int index, u64 ns)
 	ptp_clock_event(sp->ptp, &ev);
 }
 
+static void synpcix_event_report(struct synpcix *sp, const struct spx_event *ev)
+{
+	struct device *dev = &sp->pdev->dev;
+
+	if (ev->lost_before)
+		dev_warn_ratelimited(dev, "event stamps lost: %u before seq %u (FIFO or ring full)\n",
+				     ev->lost_before, ev->seq);
+	if (ev->channel < sp->hw.n_events &&
+	    test_bit(ev->channel + 1, &sp->extts_on))
+		synpcix_report(sp, ev->channel + 1, ev->ns);
+	else
+		sp->extts_unknown++;
+}
+
+/*
+ * Stop the ring and free it, once the card no longer writes it (a card
+ * that does not stop keeps the memory: freeing it could let the card
+ * write into someone else's page). Under sp->lock or at teardown.
+ */
+static void synpcix_evring_free(struct synpcix *sp)
+{
+	struct device *dev = &sp->pdev->dev;
+	int err;
+
+	if (!sp->evring)
+		return;
+	err = spx_evring_stop(&sp->hw);
+	if (err == -ETIMEDOUT) {
+		dev_err(dev, "event ring: card did not stop, leaking its %u bytes\n",
+			sp->evring_bytes);
+	} else {
+		dma_free_coherent(dev, sp->evring_bytes, sp->evring, sp->evring_dma);
+	}
+	sp->evring = NULL;
+}
+
+/* Event ring on cards that have it (event block 1.1); else register pops. */
+static void synpcix_evring_setup(struct synpcix *sp)
+{
+	struct device *dev = &sp->pdev->dev;
+	u32 bytes;
+	void *mem;
+	dma_addr_t dma;
+	int err;
+
+	if (spx_evring_bytes(&sp->hw, &bytes))
+		return;		/* older card: the event FIFO registers */
+	/*
+	 * The card takes a 32-bit ring base (single address cycles). The
+	 * driver's only coherent allocation is this ring, so the coherent mask
+	 * can be 32 bits while streaming DMA keeps the 64-bit mask.
+	 */
+	err = dma_set_coherent_mask(dev, DMA_BIT_MASK(32));
+	if (err) {
+		dev_warn(dev, "event ring: no 32-bit coherent DMA (%d), events by register\n", err);
+		return;
+	}
+	/* a power-of-two size up to a page: the allocation is aligned to it */
+	mem = dma_alloc_coherent(dev, bytes, &dma, GFP_KERNEL);
+	if (!mem) {
+		dev_warn(dev, "event ring: no memory, events by register\n");
+		return;
+	}
+	mutex_lock(&sp->lock);
+	err = spx_evring_start(&sp->hw, mem, dma, bytes);
+	if (err) {
+		mutex_unlock(&sp->lock);
+		dma_free_coherent(dev, bytes, mem, dma);
+		dev_warn(dev, "event ring not started (%d), events by register\n", err);
+		return;
+	}
+	sp->evring = mem;
+	sp->evring_dma = dma;
+	sp->evring_bytes = bytes;
+	mutex_unlock(&sp->lock);
+	dev_info(dev, "event stamps by DMA: %u-entry ring\n", bytes / SPX_EVRING_ENTRY_BYTES);
+}
+
+/* Ring entries into EXTTS events: memory reads, one register write. */
+static void synpcix_evring_drain(struct synpcix *sp)
+{
+	struct spx_event ev;
+	unsigned int n, max = sp->evring_bytes / SPX_EVRING_ENTRY_BYTES;
+	int ret;
+
+	for (n = 0; n < max && spx_evring_poll(&sp->hw, &ev) == 1; n++)
+		synpcix_event_report(sp, &ev);
+	ret = spx_evring_ack(&sp->hw, NULL);
+	if (ret == -EIO) {
+		dev_err(&sp->pdev->dev, "event ring stopped after a DMA error (dma.last_error); events by register from now\n");
+		synpcix_evring_free(sp);
+	} else if (ret == -ENODEV) {
+		dev_warn_ratelimited(&sp->pdev->dev, "card not responding\n");
+	}
+}
+
 static long synpcix_aux_work(struct ptp_clock_info *info)
 {
 	struct synpcix *sp = info_to_sp(info);
@@ -254,22 +355,19 @@ static long synpcix_aux_work(struct ptp_clock_info *info)
 	    spx_pps_poll(&sp->hw, &ns) == 1)
 		synpcix_report(sp, SYNPCIX_EXTTS_PPS, ns);
 
-	/* drain, bounded by the FIFO depth so a stuck card cannot hold us */
-	for (n = 0; sp->hw.present[SPX_BLK_EVENT] && n <= sp->hw.fifo_depth; n++) {
-		ret = spx_event_pop(&sp->hw, &ev);
-		if (ret <= 0) {
-			if (ret == -ENODEV)
-				dev_warn_ratelimited(dev, "card not responding\n");
-			break;
+	if (sp->evring) {
+		synpcix_evring_drain(sp);
+	} else {
+		/* drain, bounded by the FIFO depth so a stuck card cannot hold us */
+		for (n = 0; sp->hw.present[SPX_BLK_EVENT] && n <= sp->hw.fifo_depth; n++) {
+			ret = spx_event_pop(&sp->hw, &ev);
+			if (ret <= 0) {
+				if (ret == -ENODEV)
+					dev_warn_ratelimited(dev, "card not responding\n");
+				break;
+			}
+			synpcix_event_report(sp, &ev);
 		}
-		if (ev.lost_before)
-			dev_warn_ratelimited(dev, "event FIFO overflow: %u stamp(s) lost before seq %u\n",
-					     ev.lost_before, ev.seq);
-		if (ev.channel < sp->hw.n_events &&
-		    test_bit(ev.channel + 1, &sp->extts_on))
-			synpcix_report(sp, ev.channel + 1, ev.ns);
-		else
-			sp->extts_unknown++;
 	}
 	mutex_unlock(&sp->lock);
 	return msecs_to_jiffies(SYNPCIX_POLL_MS);
@@ -280,6 +378,10 @@ static void synpcix_ptp_unregister(void *data)
 	struct synpcix *sp = data;
 
 	ptp_clock_unregister(sp->ptp);
+	/* the aux worker is gone: stop the ring before its memory goes
+	 * (a card that is gone writes nothing: spx_evring_stop says -ENODEV)
+	 */
+	synpcix_evring_free(sp);
 	/* leave the card quiet for the next driver, if it is still there */
 	if (!pci_device_is_present(sp->pdev))
 		return;
@@ -326,6 +428,7 @@ int synpcix_ptp_register(struct synpcix *sp)
 	struct ptp_clock_info *info = &sp->ptp_info;
 	struct device *dev = &sp->pdev->dev;
 	unsigned int n_ext_ts, n_per_out;
+	int err;
 
 	n_ext_ts = sp->hw.present[SPX_BLK_PPS] ? 1 : 0;
 	if (n_ext_ts)	/* event i is channel 1 + i, so PPS must hold 0 */
@@ -364,5 +467,9 @@ int synpcix_ptp_register(struct synpcix *sp)
 		return dev_err_probe(dev, PTR_ERR(sp->ptp), "PTP clock registration failed\n");
 	if (!sp->ptp)
 		return dev_err_probe(dev, -EOPNOTSUPP, "kernel built without PTP clock support\n");
-	return devm_add_action_or_reset(dev, synpcix_ptp_unregister, sp);
+	err = devm_add_action_or_reset(dev, synpcix_ptp_unregister, sp);
+	if (err)
+		return err;
+	synpcix_evring_setup(sp);
+	return 0;
 }

@@ -34,6 +34,7 @@ HDL_CAPTURE_SRCS := \
 	hdl/core/msi_capture.vhd \
 	hdl/core/card_irq.vhd \
 	hdl/core/card_dma_arbiter.vhd \
+	hdl/core/event_dma.vhd \
 	hdl/core/stamp_slot_ram.vhd \
 	hdl/core/stamp_engine.vhd \
 	hdl/core/capture_regs.vhd \

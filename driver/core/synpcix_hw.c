@@ -670,13 +670,17 @@ int spx_event_enable(struct spx_hw *hw, unsigned int channel, bool on,
  * three reads are one locked sequence. A jump in the card's sequence number
  * means stamps were lost (FIFO overflow); it is counted, not hidden.
  */
+static void spx_event_fill(struct spx_hw *hw, struct spx_event *ev, u32 lo,
+			   u32 hi, u32 info);
+
 int spx_event_pop(struct spx_hw *hw, struct spx_event *ev)
 {
 	u32 lo, hi, info;
-	u16 seq;
 
 	if (!hw->present[SPX_BLK_EVENT])
 		return -EOPNOTSUPP;
+	if (hw->evring_mem)
+		return -EBUSY;		/* the card pops for its ring */
 	spx_lock(&hw->os);
 	lo = RD(hw, EVENT, STAMP_NS_LO);
 	hi = RD(hw, EVENT, STAMP_NS_HI);
@@ -687,6 +691,16 @@ int spx_event_pop(struct spx_hw *hw, struct spx_event *ev)
 		return -ENODEV;
 	if (!(info & SYNPCIX_EVENT_STAMP_INFO_VALID_MASK))
 		return 0;
+	spx_event_fill(hw, ev, lo, hi, info);
+	return 1;
+}
+
+/* One stamp (register pop or ring entry) into *ev, sequence gaps counted. */
+static void spx_event_fill(struct spx_hw *hw, struct spx_event *ev, u32 lo,
+			   u32 hi, u32 info)
+{
+	u16 seq;
+
 	seq = (u16)SPX_GET(EVENT, STAMP_INFO, SEQ, info);
 	ev->lost_before = 0;
 	if (hw->seq_known && seq != hw->next_seq) {
@@ -698,7 +712,6 @@ int spx_event_pop(struct spx_hw *hw, struct spx_event *ev)
 	ev->seq = seq;
 	ev->channel = SPX_GET(EVENT, STAMP_INFO, CHANNEL, info);
 	ev->ns = ((u64)hi << 32 | lo) - hw->capture_delay_ns;
-	return 1;
 }
 
 int spx_event_overflows(struct spx_hw *hw, u32 *count)
@@ -707,6 +720,145 @@ int spx_event_overflows(struct spx_hw *hw, u32 *count)
 		return -EOPNOTSUPP;
 	*count = RD(hw, EVENT, OVERFLOWS);
 	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Event ring (event block 1.1)                                      */
+/* ---------------------------------------------------------------- */
+
+/* A stopping card finishes the entry in flight: four one-word DMA writes,
+ * microseconds; 2000 x 1 us leaves room for a busy bus. */
+#define SPX_EVRING_STOP_POLLS 2000
+
+static bool spx_evring_supported(struct spx_hw *hw)
+{
+	return hw->present[SPX_BLK_EVENT] &&
+	       (hw->version[SPX_BLK_EVENT] & 0xffff) >= 1;
+}
+
+int spx_evring_bytes(struct spx_hw *hw, u32 *bytes)
+{
+	u32 ctrl;
+
+	if (!spx_evring_supported(hw))
+		return -EOPNOTSUPP;
+	ctrl = RD(hw, EVENT, RING_CTRL);
+	if (ctrl == SPX_ALL_ONES)
+		return -ENODEV;
+	/* 0: a build without the ring (no PCI interface: nothing answers) */
+	if (SPX_GET(EVENT, RING_CTRL, SIZE_LOG2, ctrl) == 0)
+		return -EOPNOTSUPP;
+	*bytes = SPX_EVRING_ENTRY_BYTES << SPX_GET(EVENT, RING_CTRL, SIZE_LOG2, ctrl);
+	return 0;
+}
+
+int spx_evring_start(struct spx_hw *hw, u32 *mem, u64 bus, u32 bytes)
+{
+	volatile u32 *w = mem;	/* volatile: no memset call in the core */
+	u32 want, i;
+	int err;
+
+	err = spx_evring_bytes(hw, &want);
+	if (err)
+		return err;
+	if (hw->evring_mem)
+		return -EBUSY;
+	if (!mem || bytes != want || (bus & (want - 1)) || bus + bytes > (1ULL << 32)) {
+		spx_err(hw, "event ring: %u bytes at 0x%llx, the card needs %u aligned to %u below 4 GiB\n",
+			bytes, (unsigned long long)bus, want, want);
+		return -EINVAL;
+	}
+	/* no entry may look valid before the card wrote it */
+	for (i = 0; i < bytes / 4; i++)
+		w[i] = 0;
+	hw->evring_entries = bytes / SPX_EVRING_ENTRY_BYTES;
+	hw->evring_next = 0;
+	hw->evring_acked = 0;
+	spx_lock(&hw->os);
+	WR(hw, EVENT, RING_CTRL, 0);
+	WR(hw, EVENT, RING_BASE, (u32)bus);
+	WR(hw, EVENT, RING_RD, 0);
+	WR(hw, EVENT, RING_CTRL, SYNPCIX_EVENT_RING_CTRL_ENABLE_MASK);
+	spx_unlock(&hw->os);
+	hw->evring_mem = mem;
+	return 0;
+}
+
+/*
+ * The next entry: 1 and *ev filled, 0 when the card has not written it
+ * yet. Word 2 (stamp_info, valid bit set) is written last by the card,
+ * after the time words on the same posted-write path, so once its valid
+ * bit shows, words 0 and 1 are there too (read after a read barrier). The
+ * entry's word 2 is cleared here before the entry is handed back
+ * (spx_evring_ack), so an entry of an earlier lap never looks valid.
+ */
+int spx_evring_poll(struct spx_hw *hw, struct spx_event *ev)
+{
+	u32 *e;
+	u32 lo, hi, info;
+
+	if (!hw->evring_mem)
+		return -EINVAL;
+	e = hw->evring_mem + (hw->evring_next & (hw->evring_entries - 1)) *
+		(SPX_EVRING_ENTRY_BYTES / 4);
+	info = spx_mem_rd32(&e[2]);
+	if (!(info & SYNPCIX_EVENT_STAMP_INFO_VALID_MASK))
+		return 0;
+	spx_dma_rmb();
+	lo = spx_mem_rd32(&e[0]);
+	hi = spx_mem_rd32(&e[1]);
+	spx_mem_wr32(&e[2], 0);
+	hw->evring_next++;
+	spx_event_fill(hw, ev, lo, hi, info);
+	return 1;
+}
+
+/*
+ * Hand the taken (and cleared) entries back: one register write, only
+ * when there are any, ordered after the clearing stores by the access
+ * layer's register write (writel orders prior memory stores). Then look at the ring's state: 0, -EIO when the card stopped the ring
+ * after a DMA error (restart it with stop + start), -ENODEV when the card
+ * does not answer. *overruns (optional): stamps the card dropped on a full
+ * ring (event.ring_ctrl.overruns, wraps at 256).
+ */
+int spx_evring_ack(struct spx_hw *hw, u32 *overruns)
+{
+	u32 ctrl;
+
+	if (!hw->evring_mem)
+		return -EINVAL;
+	if (hw->evring_next != hw->evring_acked) {
+		WR(hw, EVENT, RING_RD, hw->evring_next & (2 * hw->evring_entries - 1));
+		hw->evring_acked = hw->evring_next;
+	}
+	ctrl = RD(hw, EVENT, RING_CTRL);
+	if (ctrl == SPX_ALL_ONES)
+		return -ENODEV;
+	if (overruns)
+		*overruns = SPX_GET(EVENT, RING_CTRL, OVERRUNS, ctrl);
+	return (ctrl & SYNPCIX_EVENT_RING_CTRL_DMA_ERROR_MASK) ? -EIO : 0;
+}
+
+int spx_evring_stop(struct spx_hw *hw)
+{
+	u32 ctrl = 0;
+	int i;
+
+	if (!hw->evring_mem)
+		return 0;
+	WR(hw, EVENT, RING_CTRL, 0);
+	for (i = 0; i < SPX_EVRING_STOP_POLLS; i++) {
+		ctrl = RD(hw, EVENT, RING_CTRL);
+		if (ctrl == SPX_ALL_ONES)
+			return -ENODEV;
+		if (!(ctrl & SYNPCIX_EVENT_RING_CTRL_BUSY_MASK)) {
+			hw->evring_mem = NULL;
+			return 0;
+		}
+		spx_udelay(&hw->os, 1);
+	}
+	spx_err(hw, "event ring: card still busy after disable (ctrl 0x%08x)\n", ctrl);
+	return -ETIMEDOUT;
 }
 
 /* ---------------------------------------------------------------- */

@@ -101,6 +101,12 @@ struct spx_hw {
 	bool seq_known;
 	u16 next_seq;
 	u64 events_lost;		/* stamps lost per the sequence gaps */
+
+	/* event ring in host memory (event block 1.1, spx_evring_*) */
+	u32 *evring_mem;		/* CPU view; NULL: ring not running */
+	u32 evring_entries;		/* 2^event.ring_ctrl.size_log2 */
+	u32 evring_next;		/* entries taken since enable */
+	u32 evring_acked;		/* evring_next last written to ring_rd */
 };
 
 struct spx_event {
@@ -152,6 +158,26 @@ int spx_event_enable(struct spx_hw *hw, unsigned int channel, bool on,
 		     bool falling);
 int spx_event_pop(struct spx_hw *hw, struct spx_event *ev);
 int spx_event_overflows(struct spx_hw *hw, u32 *count);
+
+/*
+ * Event ring (event block 1.1): the card writes every stamp into a ring of
+ * 16-byte entries in host memory (docs/stamping.md section 12).
+ * spx_evring_bytes gives the size the card wants (-EOPNOTSUPP on older
+ * cards); the caller allocates that many bytes of DMA-coherent memory
+ * below 4 GiB, aligned to the size, and passes both views to
+ * spx_evring_start. While it
+ * runs spx_event_pop must not be used: spx_evring_poll takes the stamps
+ * (no register access), spx_evring_ack tells the card how far the driver
+ * got and reports a ring the card stopped. spx_evring_stop disables the
+ * ring and returns once the card no longer writes it (only then may the
+ * memory be freed; -ETIMEDOUT: the card still may, keep it).
+ */
+#define SPX_EVRING_ENTRY_BYTES 16
+int spx_evring_bytes(struct spx_hw *hw, u32 *bytes);
+int spx_evring_start(struct spx_hw *hw, u32 *mem, u64 bus, u32 bytes);
+int spx_evring_poll(struct spx_hw *hw, struct spx_event *ev);
+int spx_evring_ack(struct spx_hw *hw, u32 *overruns);
+int spx_evring_stop(struct spx_hw *hw);
 
 /* Periodic output. */
 int spx_perout_set(struct spx_hw *hw, u64 start_ns, u32 period_ns,

@@ -14,6 +14,11 @@
 -- target holds stable with reg_valid until reg_ready, so the answer of the
 -- selected back end alone is passed back.
 --
+-- The event ring block (event_dma) sits on the clock core's part of the
+-- port: it answers event.ring_* itself, passes every other access through
+-- and, between the host's accesses, pops the event FIFO for the ring; its
+-- DMA writes go to the capture unit's arbiter as requester 1.
+--
 -- bad_write (a doorbell-window write that is no built doorbell) is not
 -- counted: clock_core has no input for it (its id.bad_access counts only
 -- its own undefined offsets); docs/simulation.md lists this.
@@ -88,6 +93,13 @@ architecture rtl of synpcix_card is
   signal sel_clock : std_logic;
   signal clk_valid, clk_ready, cap_valid, cap_ready : std_logic;
   signal clk_rdata, cap_rdata : std_logic_vector(31 downto 0);
+  signal cc_valid, cc_write, cc_ready : std_logic;
+  signal cc_addr : std_logic_vector(11 downto 2);
+  signal cc_rdata : std_logic_vector(31 downto 0);
+  signal ev_valid, ev_ready, ev_done : std_logic;
+  signal ev_addr : std_logic_vector(29 downto 0);
+  signal ev_wd_data : std_logic_vector(31 downto 0);
+  signal ev_err : std_logic_vector(1 downto 0);
   signal db_valid : std_logic;
   signal db_slot : std_logic_vector(3 downto 0);
   signal db_data : std_logic_vector(31 downto 0);
@@ -175,12 +187,25 @@ begin
   reg_ready <= clk_ready or cap_ready;
   reg_rdata <= clk_rdata when sel_clock = '1' else cap_rdata;
 
+  -- the event ring (event.ring_*): on the clock core's part of the port, it
+  -- answers the ring registers and pops the event FIFO between the host's
+  -- accesses (docs/stamping.md section 12)
+  evring : entity work.event_dma
+    port map (
+      clk => clk, rst => bus_rst,
+      h_valid => clk_valid, h_write => reg_write, h_addr => reg_addr,
+      h_wdata => reg_wdata, h_ready => clk_ready, h_rdata => clk_rdata,
+      c_valid => cc_valid, c_write => cc_write, c_addr => cc_addr,
+      c_ready => cc_ready, c_rdata => cc_rdata,
+      d_valid => ev_valid, d_addr => ev_addr,
+      d_wd_data => ev_wd_data, d_ready => ev_ready, d_done => ev_done, d_err => ev_err);
+
   core : entity work.clock_core
     generic map (N_EVENTS => N_EVENTS, CLK_HZ => CLK_HZ, BUILD_ID => BUILD_ID)
     port map (
       bus_clk => clk, bus_rst => bus_rst,
-      reg_valid => clk_valid, reg_write => reg_write, reg_addr => reg_addr,
-      reg_wdata => reg_wdata, reg_ready => clk_ready, reg_rdata => clk_rdata,
+      reg_valid => cc_valid, reg_write => cc_write, reg_addr => cc_addr,
+      reg_wdata => reg_wdata, reg_ready => cc_ready, reg_rdata => cc_rdata,
       tb_clk => tb_clk, tb_rst => tb_rst,
       pps_in => pps_in, event_in => event_in, perout => perout,
       pps_locked => pps_locked, tb_time_ns => tb_time_ns);
@@ -197,6 +222,8 @@ begin
       dma_addr => dma_addr, dma_len => dma_len, dma_wd_data => dma_wd_data,
       dma_wd_ready => dma_wd_ready, dma_rd_valid => dma_rd_valid,
       dma_rd_data => dma_rd_data, dma_done => dma_done, dma_err => dma_err,
+      ev_d_valid => ev_valid, ev_d_addr => ev_addr, ev_d_wd_data => ev_wd_data,
+      ev_d_ready => ev_ready, ev_d_done => ev_done, ev_d_err => ev_err,
       irq_raise => irq_raise, irq_pending => irq_pending, irq_intx => irq_intx);
 
   -- Raised vectors wait in msi_req until pci_interface takes them. The

@@ -48,6 +48,16 @@ entity capture_unit is
     dma_rd_data  : in  std_logic_vector(31 downto 0);
     dma_done     : in  std_logic;
     dma_err      : in  std_logic_vector(1 downto 0);
+    -- arbiter requester 1: the event ring (event_dma, outside the unit on
+    -- the clock core's register port); writes of one word below 4 GiB
+    -- (ev_d_addr: byte address bits 31..2). Unconnected, the defaults keep
+    -- the port idle.
+    ev_d_valid   : in  std_logic := '0';
+    ev_d_addr    : in  std_logic_vector(29 downto 0) := (others => '0');
+    ev_d_wd_data : in  std_logic_vector(31 downto 0) := (others => '0');
+    ev_d_ready   : out std_logic;
+    ev_d_done    : out std_logic;
+    ev_d_err     : out std_logic_vector(1 downto 0);
     -- card interrupts
     irq_raise   : out std_logic_vector(N_SLOTS - 1 downto 0);
     irq_pending : out std_logic_vector(N_SLOTS - 1 downto 0);
@@ -66,10 +76,11 @@ architecture rtl of capture_unit is
   signal win_word : std_logic_vector(4 downto 0);
   signal win_wdata, win_rdata : std_logic_vector(31 downto 0);
   signal busy_s, init_s : std_logic;
-  signal d_valid, d_write, d_ready, d_wd_ready, d_rd_valid, d_done : std_logic_vector(0 downto 0);
-  signal d_addr   : std_logic_vector(61 downto 0);
-  signal d_len    : std_logic_vector(4 downto 0);
-  signal d_wd_data, d_rd_data : std_logic_vector(31 downto 0);
+  signal d_valid, d_write, d_ready, d_wd_ready, d_rd_valid, d_done : std_logic_vector(1 downto 0);
+  signal d_addr   : std_logic_vector(2 * 62 - 1 downto 0);
+  signal d_len    : std_logic_vector(2 * 5 - 1 downto 0);
+  signal d_wd_data : std_logic_vector(2 * 32 - 1 downto 0);
+  signal d_rd_data : std_logic_vector(31 downto 0);
   signal d_err    : std_logic_vector(1 downto 0);
   signal err_valid : std_logic;
   signal err_req, err_code : std_logic_vector(1 downto 0);
@@ -95,16 +106,26 @@ begin
               cap_rpos => cap_rpos, cap_wpos => cap_wpos, win_req => win_req, win_write => win_write, win_slot => win_slot,
               win_word => win_word, win_wdata => win_wdata, win_ack => win_ack,
               win_rdata => win_rdata, d_valid => d_valid(0), d_write => d_write(0),
-              d_addr => d_addr, d_len => d_len, d_wd_data => d_wd_data,
+              d_addr => d_addr(61 downto 0), d_len => d_len(4 downto 0),
+              d_wd_data => d_wd_data(31 downto 0),
               d_ready => d_ready(0), d_wd_ready => d_wd_ready(0),
               d_rd_valid => d_rd_valid(0), d_rd_data => d_rd_data, d_done => d_done(0),
               d_err => d_err, ev_valid => ev_valid, ev_slot => ev_slot,
               busy => busy_s, init => init_s);
 
-  -- one requester today (the stamp engine makes the cause reads too); the
-  -- event ring joins as requester 1
+  -- requester 0 the stamp engine (it makes the cause reads too), 1 the
+  -- event ring (one-word writes; dma.last_error.requester EVENT)
+  d_valid(1)   <= ev_d_valid;
+  d_write(1)   <= '1';
+  d_addr(123 downto 62) <= x"00000000" & ev_d_addr;
+  d_len(9 downto 5) <= "00001";
+  d_wd_data(63 downto 32) <= ev_d_wd_data;
+  ev_d_ready   <= d_ready(1);
+  ev_d_done    <= d_done(1);
+  ev_d_err     <= d_err;
+
   u_arb : entity work.card_dma_arbiter
-    generic map (N_REQ => 1)
+    generic map (N_REQ => 2)
     port map (clk => bus_clk, rst => bus_rst, r_valid => d_valid, r_write => d_write,
               r_addr => d_addr, r_len => d_len, r_wd_data => d_wd_data,
               r_ready => d_ready, r_wd_ready => d_wd_ready, r_rd_valid => d_rd_valid,

@@ -1,6 +1,7 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- The card without its PCI interface, as the Verilator model and QEMU's
--- synpcix device see it: clock_core and capture_unit joined by the
+-- synpcix device see it: clock_core (behind the event ring block
+-- event_dma, as on the card) and capture_unit joined by the
 -- timebase's time (docs/card-internals.md section 4). The register port,
 -- doorbell strobe, DMA port and card interrupt lines are left as ports;
 -- sim/verilator/card_top.v splits the register port by offset as the card
@@ -59,13 +60,31 @@ end entity;
 
 architecture rtl of sim_card_core is
   signal time_ns : unsigned(63 downto 0);
+  signal k_valid, k_write, k_ready : std_logic;
+  signal k_addr : std_logic_vector(11 downto 2);
+  signal k_rdata : std_logic_vector(31 downto 0);
+  signal ev_valid, ev_ready, ev_done : std_logic;
+  signal ev_addr : std_logic_vector(29 downto 0);
+  signal ev_wd_data : std_logic_vector(31 downto 0);
+  signal ev_err : std_logic_vector(1 downto 0);
 begin
+  -- the event ring on the clock core's port, as in hdl/card/synpcix_card.vhd
+  evring : entity work.event_dma
+    port map (
+      clk => bus_clk, rst => bus_rst,
+      h_valid => cc_valid, h_write => reg_write, h_addr => reg_addr,
+      h_wdata => reg_wdata, h_ready => cc_ready, h_rdata => cc_rdata,
+      c_valid => k_valid, c_write => k_write, c_addr => k_addr,
+      c_ready => k_ready, c_rdata => k_rdata,
+      d_valid => ev_valid, d_addr => ev_addr,
+      d_wd_data => ev_wd_data, d_ready => ev_ready, d_done => ev_done, d_err => ev_err);
+
   core : entity work.clock_core
     generic map (N_EVENTS => N_EVENTS)
     port map (
       bus_clk => bus_clk, bus_rst => bus_rst,
-      reg_valid => cc_valid, reg_write => reg_write, reg_addr => reg_addr,
-      reg_wdata => reg_wdata, reg_ready => cc_ready, reg_rdata => cc_rdata,
+      reg_valid => k_valid, reg_write => k_write, reg_addr => k_addr,
+      reg_wdata => reg_wdata, reg_ready => k_ready, reg_rdata => k_rdata,
       tb_clk => tb_clk, tb_rst => tb_rst,
       pps_in => pps_in, event_in => event_in, perout => perout,
       pps_locked => pps_locked, tb_time_ns => time_ns);
@@ -83,5 +102,7 @@ begin
       dma_addr => dma_addr, dma_len => dma_len, dma_wd_data => dma_wd_data,
       dma_wd_ready => dma_wd_ready, dma_rd_valid => dma_rd_valid,
       dma_rd_data => dma_rd_data, dma_done => dma_done, dma_err => dma_err,
+      ev_d_valid => ev_valid, ev_d_addr => ev_addr, ev_d_wd_data => ev_wd_data,
+      ev_d_ready => ev_ready, ev_d_done => ev_done, ev_d_err => ev_err,
       irq_raise => irq_raise, irq_pending => irq_pending, irq_intx => irq_intx);
 end architecture;

@@ -80,6 +80,173 @@ static void pulse(double t_ns, int pin, double width_ns)
 }
 
 /*
+ * Event ring (event block 1.1): host memory is one aligned ring at a bus
+ * address below 4 GiB (the card's ring base is 32-bit); the DMA callback
+ * writes only inside it (words 0..2 of an entry), anything else is a
+ * master abort, as an unclaimed address on the bus, and is counted.
+ */
+static struct {
+	u32 *mem;
+	u64 bus;
+	u32 bytes;
+	unsigned long outside, words;
+} evr;
+
+static int evring_dma(void *ctx, int write, uint64_t addr, uint32_t *words, unsigned n)
+{
+	(void)ctx;
+	if (!write || addr < evr.bus || addr + 4ULL * n > evr.bus + evr.bytes ||
+	    ((addr - evr.bus) & 12) == 12) {
+		evr.outside++;
+		return CARD_DMA_MASTER_ABORT;
+	}
+	memcpy((char *)evr.mem + (addr - evr.bus), words, 4 * n);
+	evr.words += n;
+	return CARD_DMA_OK;
+}
+
+/* n rising edges of input ch, spacing_ns apart from card_now + lead */
+static void evring_pulses(int ch, int n, double lead_ns, double spacing_ns, double *times)
+{
+	double t0 = card_now_ns(card) + lead_ns;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		times[i] = t0 + i * spacing_ns;
+		pulse(times[i], CARD_PIN_EVENT(ch), spacing_ns / 2);
+		/* keep the model's input queue short */
+		if (i % 8 == 7)
+			card_run_for(card, times[i] - card_now_ns(card) + 1.0);
+	}
+	card_run_for(card, times[n - 1] - card_now_ns(card) + 20000.0);
+}
+
+static void evring_test(struct spx_hw *hw)
+{
+	enum { N = 300 };
+	static double times[N];
+	struct spx_event ev;
+	double off0, worst = 0;
+	u32 bytes = 0, entries, ovr = 0;
+	int err, got, i, bad = 0;
+	u16 seq0 = 0;
+	int first = hw->n_events >= 2 ? 4 : 3;	/* stamps of the first part */
+
+	err = spx_evring_bytes(hw, &bytes);
+	TEST("evring-supported", err == 0 && bytes >= 16 && !(bytes & (bytes - 1)),
+	     "err %d, %u bytes (event block version 0x%08x)", err, bytes,
+	     hw->version[SPX_BLK_EVENT]);
+	if (err)
+		return;
+	entries = bytes / SPX_EVRING_ENTRY_BYTES;
+	evr.bytes = bytes;
+	evr.bus = 0x12345000ULL;
+	evr.mem = aligned_alloc(bytes, bytes);
+	if (!evr.mem) {
+		TEST("evring-alloc", 0, "out of memory");
+		return;
+	}
+	card_set_dma(card, evring_dma, NULL);
+
+	TEST("evring-start-refuses-misaligned",
+	     spx_evring_start(hw, evr.mem, evr.bus + 16, bytes) == -EINVAL, "accepted");
+	TEST("evring-start-refuses-above-4g",
+	     spx_evring_start(hw, evr.mem, 0x100000000ULL, bytes) == -EINVAL, "accepted");
+	err = spx_evring_start(hw, evr.mem, evr.bus, bytes);
+	spx_event_enable(hw, 0, true, false);
+	if (hw->n_events >= 2)
+		spx_event_enable(hw, 1, true, true);
+
+	/* four stamps, one on the falling edge of input 1: right time, no MMIO */
+	off0 = model_offset();
+	evring_pulses(0, 3, 5000.3, 3000.0, times);
+	if (hw->n_events >= 2) {
+		times[3] = card_now_ns(card) + 4000.6;
+		pulse(times[3], CARD_PIN_EVENT(1), 1500);
+		card_run_for(card, 30000);
+		times[3] += 1500;
+	}
+	{
+		unsigned long rd = hw->os.reads, wr = hw->os.writes;
+		for (i = 0; i < first; i++) {
+			got = spx_evring_poll(hw, &ev);
+			if (got != 1 || ev.channel != (i < 3 ? 0u : 1u) ||
+			    fabs((double)ev.ns - (times[i] + off0)) >= 16.0) {
+				printf("# evring entry %d: got %d ch %u, stamp - truth %.1f ns\n", i,
+				       got, ev.channel, (double)ev.ns - (times[i] + off0));
+				bad++;
+			}
+			if (i == 0)
+				seq0 = ev.seq;
+		}
+		TEST("evring-stamps", err == 0 && bad == 0 && spx_evring_poll(hw, &ev) == 0,
+		     "start %d, %d bad entries (or a fifth)", err, bad);
+		TEST("evring-poll-no-mmio", hw->os.reads == rd && hw->os.writes == wr,
+		     "%lu reads, %lu writes", hw->os.reads - rd, hw->os.writes - wr);
+	}
+	TEST("evring-register-pop-refused", spx_event_pop(hw, &ev) == -EBUSY, "pop allowed");
+	err = spx_evring_ack(hw, &ovr);
+	TEST("evring-ack", err == 0 && ovr == 0, "err %d, overruns %u", err, ovr);
+
+	/* the driver behind: N edges into the ring without taking any */
+	off0 = model_offset();
+	evring_pulses(0, N, 2000.0, 3000.0, times);
+	for (i = 0; i < (int)entries; i++) {
+		got = spx_evring_poll(hw, &ev);
+		if (got != 1 || fabs((double)ev.ns - (times[i] + off0)) >= 16.0) {
+			if (bad++ < 3)
+				printf("# evring full-ring entry %d: got %d, stamp - truth %.1f ns\n",
+				       i, got, (double)ev.ns - (times[i] + off0));
+		} else if (fabs((double)ev.ns - (times[i] + off0)) > worst) {
+			worst = fabs((double)ev.ns - (times[i] + off0));
+		}
+	}
+	got = spx_evring_poll(hw, &ev);
+	err = spx_evring_ack(hw, &ovr);
+	TEST("evring-full-drops-and-counts", bad == 0 && got == 0 && err == 0 &&
+	     ovr == (u32)(N - (int)entries),
+	     "%d bad entries, extra %d, ack %d, overruns %u (want %d)", bad, got, err, ovr,
+	     N - (int)entries);
+	printf("# evring: %u entries, %d edges into a full ring, worst |stamp - truth| %.1f ns, "
+	       "%lu words written\n", entries, N, worst, evr.words);
+	/* after the drops the ring goes on (wrapped), the sequence shows the gap */
+	evring_pulses(0, 2, 3000.0, 2000.0, times);
+	got = spx_evring_poll(hw, &ev);
+	TEST("evring-wraps-after-overrun", got == 1 && spx_evring_poll(hw, &ev) == 1 &&
+	     (u16)(ev.seq - seq0) == (u16)(first + N + 1) && hw->events_lost >= (u64)(N - (int)entries),
+	     "got %d seq %u (first %u), lost %llu", got, ev.seq, seq0,
+	     (unsigned long long)hw->events_lost);
+	spx_evring_ack(hw, NULL);
+
+	/* stop: the register path again */
+	err = spx_evring_stop(hw);
+	evring_pulses(0, 1, 3000.0, 2000.0, times);
+	got = spx_event_pop(hw, &ev);
+	TEST("evring-stop-then-register-pop", err == 0 && got == 1, "stop %d pop %d", err, got);
+
+	/* a ring at an address nothing answers: DMA error, the ring stops */
+	{
+		unsigned long outside = evr.outside;
+
+		err = spx_evring_start(hw, evr.mem, 0x30000000ULL, bytes);
+		evring_pulses(0, 2, 3000.0, 2000.0, times);
+		got = spx_evring_ack(hw, NULL);
+		TEST("evring-dma-error-stops", err == 0 && got == -EIO && evr.outside == outside + 1,
+		     "start %d ack %d, %lu rejected writes", err, got, evr.outside - outside);
+		err = spx_evring_stop(hw);
+		TEST("evring-stop-after-error", err == 0, "%d", err);
+	}
+	spx_event_enable(hw, 0, false, false);
+	if (hw->n_events >= 2)
+		spx_event_enable(hw, 1, false, false);
+	while (spx_event_pop(hw, &ev) == 1)
+		;
+	card_set_dma(card, NULL, NULL);
+	TEST("evring-writes-only-in-ring", evr.outside == 1, "%lu writes outside", evr.outside);
+	free(evr.mem);
+}
+
+/*
  * The card's own servo, driven through the core (what the sysfs files
  * show): a GPS receiver and a +20 ppm oscillator from the simulation's world
  * models, one PPS interval = 10 ms of simulated time standing for 1 s.
@@ -309,6 +476,7 @@ int main(int argc, char **argv)
 		     "err %d got %d ref 0x%" PRIx64 " stamp 0x%" PRIx64 " extended 0x%" PRIx64,
 		     err, got, r0, ev.ns, spx_extend_stamp(r0, ev.ns & 0xffffffffULL, 32));
 		spx_event_enable(&hw, 0, false, false);
+		evring_test(&hw);
 	} else {
 		TEST("extts-event-rising", 0, "card model has no event inputs");
 	}

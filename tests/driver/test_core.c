@@ -323,6 +323,10 @@ struct tcard {
 	struct { u64 ns; u32 info; } fifo[16];
 	int fifo_n;
 	u32 ev_hi, ev_info;
+	/* event ring registers (event 1.1) */
+	u32 ring_ctrl_rd;		/* what ring_ctrl reads */
+	u32 ring_base, ring_rd, ring_ctrl_wr;
+	unsigned long ring_rd_writes;
 	/* perout */
 	u32 po_ctrl, po_start_lo, po_start_hi, po_period, po_width;
 	u32 po_armed_lo, po_armed_hi, po_arms;
@@ -477,6 +481,8 @@ static u32 tc_read(void *ctx, u32 off)
 			return c->ev_hi;
 		if (rel == SPX_REL(EVENT, STAMP_INFO))
 			return c->ev_info;
+		if (rel == SPX_REL(EVENT, RING_CTRL))
+			return c->ring_ctrl_rd;
 		return 0;
 	case SPX_BLK_PEROUT:
 		if (rel == SPX_REL(PEROUT, CTRL))
@@ -519,6 +525,13 @@ static void tc_write(void *ctx, u32 off, u32 val)
 		c->pps_ctrl = val;
 	} else if (b == SPX_BLK_EVENT && rel == SPX_REL(EVENT, CTRL)) {
 		c->ev_ctrl = val;
+	} else if (b == SPX_BLK_EVENT && rel == SPX_REL(EVENT, RING_BASE)) {
+		c->ring_base = val;
+	} else if (b == SPX_BLK_EVENT && rel == SPX_REL(EVENT, RING_RD)) {
+		c->ring_rd = val;
+		c->ring_rd_writes++;
+	} else if (b == SPX_BLK_EVENT && rel == SPX_REL(EVENT, RING_CTRL)) {
+		c->ring_ctrl_wr = val;
 	} else if (b == SPX_BLK_PEROUT) {
 		if (rel == SPX_REL(PEROUT, CTRL)) {
 			if ((val & 1) && !(c->po_ctrl & 1)) {
@@ -896,6 +909,102 @@ static void test_inputs_outputs(void)
 	end();
 }
 
+/* an entry as the card writes it: time words, then stamp_info */
+static void ring_put(u32 *mem, unsigned int idx, u64 ns, u32 info)
+{
+	mem[idx * 4] = (u32)ns;
+	mem[idx * 4 + 1] = (u32)(ns >> 32);
+	mem[idx * 4 + 2] = info;
+}
+
+static void test_event_ring(void)
+{
+	struct tcard c;
+	struct spx_hw hw;
+	struct spx_event ev;
+	u32 bytes = 0, ovr = 0, *mem;
+	unsigned int i;
+	int ret;
+
+	tc_init(&c);
+	hw_init(&hw, &c);
+	spx_probe(&hw);
+	mem = aligned_alloc(128, 128);
+	if (!mem)
+		return;
+
+	begin("evring/no-ring-in-build");
+	CHECK(spx_evring_bytes(&hw, &bytes) == -EOPNOTSUPP, "size_log2 0 taken for a ring");
+	end();
+
+	begin("evring/size-and-refusals");
+	c.ring_ctrl_rd = SPX_FIELD(EVENT, RING_CTRL, SIZE_LOG2, 3);	/* 8 entries */
+	CHECK(spx_evring_bytes(&hw, &bytes) == 0 && bytes == 128, "bytes %u", bytes);
+	CHECK(spx_evring_start(&hw, mem, 0x2010, 128) == -EINVAL, "misaligned accepted");
+	CHECK(spx_evring_start(&hw, mem, 0xFFFFFF80ULL + 0x80, 128) == -EINVAL, "above 4 GiB");
+	CHECK(spx_evring_start(&hw, mem, 0x2000, 256) == -EINVAL, "wrong size accepted");
+	CHECK(c.ring_ctrl_wr == 0 && c.ring_base == 0, "refusal touched the card");
+	end();
+
+	begin("evring/start-clears-and-programs");
+	memset(mem, 0xff, 128);
+	ret = spx_evring_start(&hw, mem, 0x2000, 128);
+	for (i = 0; i < 32 && mem[i] == 0; i++)
+		;
+	CHECK(ret == 0 && i == 32, "start %d, word %u not cleared", ret, i);
+	CHECK(c.ring_base == 0x2000 && c.ring_rd == 0 &&
+	      c.ring_ctrl_wr == SYNPCIX_EVENT_RING_CTRL_ENABLE_MASK,
+	      "base 0x%x rd %u ctrl 0x%x", c.ring_base, c.ring_rd, c.ring_ctrl_wr);
+	CHECK(spx_event_pop(&hw, &ev) == -EBUSY, "register pop while the ring runs");
+	end();
+
+	begin("evring/poll-takes-and-clears");
+	CHECK(spx_evring_poll(&hw, &ev) == 0, "empty ring gave an entry");
+	ring_put(mem, 0, 0x500000123ULL, SYNPCIX_EVENT_STAMP_INFO_VALID_MASK |
+		 SPX_FIELD(EVENT, STAMP_INFO, SEQ, 7) | SPX_FIELD(EVENT, STAMP_INFO, CHANNEL, 1));
+	ret = spx_evring_poll(&hw, &ev);
+	CHECK(ret == 1 && ev.ns == 0x500000123ULL - hw.capture_delay_ns && ev.channel == 1 &&
+	      ev.seq == 7 && mem[2] == 0, "ret %d ns 0x%llx ch %u seq %u word2 0x%x", ret,
+	      (unsigned long long)ev.ns, ev.channel, ev.seq, mem[2]);
+	CHECK(spx_evring_poll(&hw, &ev) == 0, "entry taken twice");
+	end();
+
+	begin("evring/ack-once-per-batch");
+	CHECK(spx_evring_ack(&hw, &ovr) == 0 && c.ring_rd == 1 && c.ring_rd_writes == 2,
+	      "rd %u after %lu writes", c.ring_rd, c.ring_rd_writes);
+	CHECK(spx_evring_ack(&hw, NULL) == 0 && c.ring_rd_writes == 2, "ack without entries wrote");
+	end();
+
+	begin("evring/wrap-and-sequence-gap");
+	/* entries 1..7 and then 0 again (the second lap), seq 8..15 with 12 missing */
+	for (i = 1; i <= 8; i++)
+		ring_put(mem, i & 7, 1000 + i, SYNPCIX_EVENT_STAMP_INFO_VALID_MASK |
+			 SPX_FIELD(EVENT, STAMP_INFO, SEQ, 7 + i + (i >= 5)));
+	for (i = 0; i < 8 && spx_evring_poll(&hw, &ev) == 1; i++)
+		;
+	CHECK(i == 8 && ev.seq == 16 && hw.events_lost == 1, "took %u, last seq %u, lost %llu", i,
+	      ev.seq, (unsigned long long)hw.events_lost);
+	c.ring_ctrl_rd |= SPX_FIELD(EVENT, RING_CTRL, OVERRUNS, 1);
+	CHECK(spx_evring_ack(&hw, &ovr) == 0 && c.ring_rd == 9 && ovr == 1,
+	      "rd %u overruns %u", c.ring_rd, ovr);
+	end();
+
+	begin("evring/dma-error");
+	c.ring_ctrl_rd |= SYNPCIX_EVENT_RING_CTRL_DMA_ERROR_MASK;
+	CHECK(spx_evring_ack(&hw, NULL) == -EIO, "error not reported");
+	end();
+
+	begin("evring/stop-waits-for-busy");
+	c.ring_ctrl_rd |= SYNPCIX_EVENT_RING_CTRL_BUSY_MASK;
+	CHECK(spx_evring_stop(&hw) == -ETIMEDOUT && hw.evring_mem == mem, "stopped while busy");
+	c.ring_ctrl_rd &= ~SYNPCIX_EVENT_RING_CTRL_BUSY_MASK;
+	CHECK(spx_evring_stop(&hw) == 0 && !hw.evring_mem && c.ring_ctrl_wr == 0, "not stopped");
+	CHECK(spx_event_pop(&hw, &ev) == 0, "register pop after stop");
+	CHECK(hw.os.lock_errors == 0 && hw.os.lock_depth == 0, "errors %lu", hw.os.lock_errors);
+	end();
+	free(mem);
+}
+
 int main(void)
 {
 	test_mul_div();
@@ -905,5 +1014,6 @@ int main(void)
 	test_probe();
 	test_clock_ops();
 	test_inputs_outputs();
+	test_event_ring();
 	return failures ? 1 : 0;
 }

@@ -89,6 +89,9 @@ int main(int argc, char **argv)
 
 	hdr(SYNPCIX_EVENT_BASE, SYNPCIX_EVENT_TYPE_ID, SYNPCIX_EVENT_VERSION, SYNPCIX_PEROUT_BASE);
 	w(SYNPCIX_EVENT_OVERFLOWS, 7);
+	/* event 1.1: a 256-entry ring as on the card (RAM: the driver's enable
+	 * write replaces the field, and busy reads 0, so disable never waits) */
+	w(SYNPCIX_EVENT_RING_CTRL, 8u << SYNPCIX_EVENT_RING_CTRL_SIZE_LOG2_SHIFT);
 
 	hdr(SYNPCIX_PEROUT_BASE, SYNPCIX_PEROUT_TYPE_ID, SYNPCIX_PEROUT_VERSION,
 	    SYNPCIX_MSI_SLOTS_BASE);

@@ -32,6 +32,23 @@ static inline void spx_os_write32(struct spx_os *os, u32 off, u32 val)
 	iowrite32(val, os->regs + off);
 }
 
+/*
+ * Host memory the card writes by DMA (the event ring, dma_alloc_coherent):
+ * a little-endian word read the compiler may not merge or tear, and the
+ * barrier between the read that finds an entry complete and the reads of
+ * its other words.
+ */
+static inline u32 spx_mem_rd32(const u32 *p)
+{
+	return le32_to_cpu(READ_ONCE(*(const __le32 *)p));
+}
+
+static inline void spx_mem_wr32(u32 *p, u32 v)
+{
+	WRITE_ONCE(*(__le32 *)p, cpu_to_le32(v));
+}
+#define spx_dma_rmb() dma_rmb()
+
 /* Busy wait: the core calls it with the lock held, for microseconds only. */
 static inline void spx_udelay(struct spx_os *os, unsigned int us)
 {

@@ -51,6 +51,28 @@ static inline void spx_os_write32(struct spx_os *os, u32 off, u32 val)
 	os->ops->write32(os->ctx, off, val);
 }
 
+/*
+ * Host memory the card writes by DMA (the event ring): words are
+ * little-endian as on the bus (this layer runs on little-endian hosts
+ * only, checked below); volatile so each poll really reads memory, and an
+ * acquire fence between the word that says an entry is complete and the
+ * others (the co-simulation writes from the same thread, a real device
+ * from another agent).
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the user-space access layer assumes a little-endian host"
+#endif
+static inline u32 spx_mem_rd32(const u32 *p)
+{
+	return *(const volatile u32 *)p;
+}
+
+static inline void spx_mem_wr32(u32 *p, u32 v)
+{
+	*(volatile u32 *)p = v;
+}
+#define spx_dma_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+
 static inline void spx_udelay(struct spx_os *os, unsigned int us)
 {
 	if (os->ops->udelay)
