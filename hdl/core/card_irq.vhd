@@ -12,7 +12,8 @@
 -- one slot's timer at the head per clock (slot presc mod N_SLOTS), and the
 -- one head datapath loads gap_units into a slot raised since its last visit
 -- or counts it down at the slot's one tick visit per 64 clocks; the tick
--- visit that finds it at 0 ends the gap (busy cleared). So a raised slot's
+-- visit that finds it at 0 ends the gap (busy cleared). The ring is a
+-- block RAM read one clock ahead (see g_ram). So a raised slot's
 -- next raise is more than units * 64 clocks later (units + 1 ticks after
 -- the load, which comes 1..N_SLOTS clocks after the raise) and at most
 -- (units + 1) * 64 + N_SLOTS + 1 clocks later when requests wait.
@@ -51,8 +52,12 @@ architecture rtl of card_irq is
   signal presc      : unsigned(5 downto 0);
   signal k          : natural range 0 to N_SLOTS - 1;          -- slot at the head
   signal tick       : std_logic;
-  type ring_t is array (0 to N_SLOTS - 1) of unsigned(7 downto 0);
-  signal ring       : ring_t;
+  -- 256 words although N_SLOTS are used: Yosys maps a memory of a few
+  -- words to flip-flops and a read multiplexer, not to a block RAM
+  type ring_t is array (0 to 255) of unsigned(7 downto 0);
+  signal ring_nrw   : ring_t := (others => (others => '0'));
+  signal ra         : natural range 0 to 255;                   -- the next clock's head slot
+  signal ring0      : unsigned(7 downto 0);                     -- slot k's timer
   signal head       : unsigned(7 downto 0);
   signal head_zero  : std_logic;
 begin
@@ -62,25 +67,50 @@ begin
   k <= to_integer(presc) mod N_SLOTS;
   -- the last N_SLOTS clocks of each 64: every slot at the head once
   tick <= '1' when presc >= 64 - N_SLOTS else '0';
-  head_zero <= '1' when ring(0) = 0 else '0';
+  head_zero <= '1' when ring0 = 0 else '0';
 
   head <= unsigned(gap_units) when load(k) = '1' else
-          ring(0) - 1 when tick = '1' and head_zero = '0' else
-          ring(0);
+          ring0 - 1 when tick = '1' and head_zero = '0' else
+          ring0;
 
-  ring_p : process (clk)
-  begin
-    if rising_edge(clk) then
-      if rst = '1' then
-        ring <= (others => (others => '0'));
-      else
-        for i in 0 to N_SLOTS - 2 loop
-          ring(i) <= ring(i + 1);
-        end loop;
-        ring(N_SLOTS - 1) <= head;
+  -- The timers live in a block RAM (N_SLOTS x 8 bits; as a ring of
+  -- flip-flops they were 8 cells per slot that hold state and nothing
+  -- else): the head slot's timer is read one clock ahead into the RAM's
+  -- output register and written back as `head`. The read address is the
+  -- next clock's head slot, never the one written in the same clock (for
+  -- N_SLOTS >= 2), hence `_nrw`; in reset presc is 0 in the next clock, so
+  -- slot 0 is read. The RAM has no reset: a timer's value matters only
+  -- from the load that a raise requests (busy and load are reset), and
+  -- the bitstream starts it at 0.
+  g_ram : if N_SLOTS >= 2 generate
+    ra <= 0 when rst = '1' else to_integer(presc + 1) mod N_SLOTS;
+    ring_p : process (clk)
+    begin
+      if rising_edge(clk) then
+        ring_nrw(k) <= head;
       end if;
-    end if;
-  end process;
+    end process;
+    ring_rd : process (clk)
+    begin
+      if rising_edge(clk) then
+        ring0 <= ring_nrw(ra);
+      end if;
+    end process;
+  end generate;
+  -- one slot: a register, read and written every clock
+  g_reg : if N_SLOTS = 1 generate
+    ra <= 0;
+    ring_p : process (clk)
+    begin
+      if rising_edge(clk) then
+        if rst = '1' then
+          ring0 <= (others => '0');
+        else
+          ring0 <= head;
+        end if;
+      end if;
+    end process;
+  end generate;
 
   ctl : process (clk)
     variable fired : boolean;

@@ -25,12 +25,15 @@
 -- Every toggle level lasts at least one bus clock (15 ns at 66 MHz), more
 -- than a tb_clk period, so the timebase side sees every flip.
 --
--- The meta RAM is written on the falling bus clock edge from registers set
--- at the rising one (the entry, its position and its write enable): a RAM
--- written and read on the same edge makes Yosys add read-during-write
--- logic for VHDL's read-old-data semantics (about 70 flip-flops and 35 LUTs
--- for this width), and a read at the position being written never matters
--- here (an entry is read only after its time is written, a while later).
+-- The meta RAM is written at the rising bus clock edge of the doorbell (or
+-- loss report) itself, straight from the doorbell's data and the shared
+-- lost count: no register of the entry, its position or its write enable.
+-- A read at the position being written in the same clock never matters
+-- (the head is read again every clock, and an entry is read only after its
+-- time is written, several clocks later), so the RAM is `_nrw`: Yosys adds
+-- no read-during-write logic (hdl/boards/ghdl_verilog_fix.awk fix 7; it
+-- was about 70 flip-flops and 35 LUTs for this width, which is why the
+-- write used to sit on the falling edge behind 37 flip-flops).
 --
 -- A doorbell that finds the FIFO full is not silent: the slot's lost count
 -- (saturating at 255) rides in the slot's next entry, or in a "lost only"
@@ -77,7 +80,7 @@ architecture rtl of msi_capture is
   type tmem_t is array (0 to DEPTH - 1) of std_logic_vector(47 downto 0);
   type mmem_t is array (0 to DEPTH - 1) of std_logic_vector(MW - 1 downto 0);
   signal tmem : tmem_t;
-  signal mmem : mmem_t;
+  signal mmem_nrw : mmem_t;
 
   subtype ptr_t is unsigned(FIFO_LOG2 downto 0);
 
@@ -114,9 +117,8 @@ architecture rtl of msi_capture is
   signal hit      : std_logic_vector(N_SLOTS - 1 downto 0);
   signal lost_hit : unsigned(7 downto 0);
   signal lost_inc : unsigned(7 downto 0);
-  -- the meta write, registered for the falling edge
+  -- the meta write, in the clock of the doorbell or loss report
   signal mwe      : std_logic;
-  signal mwa      : unsigned(FIFO_LOG2 - 1 downto 0);
   signal mwd      : std_logic_vector(MW - 1 downto 0);
 
   -- timebase side
@@ -188,20 +190,8 @@ begin
         full <= '0';
         lost <= (others => (others => '0'));
         lnz <= (others => '0');
-        mwe <= '0';
-        mwa <= (others => '0');
-        mwd <= (others => '0');
       else
         flipped <= take or rep;
-        mwe <= take or rep;
-        mwa <= ann_ptr(FIFO_LOG2 - 1 downto 0);
-        -- a loss report's data field is whatever db_data holds
-        if take = '1' then
-          mwd <= '1' & db_slot(2 downto 0) & std_logic_vector(lost_hit) & db_data(15 downto 0);
-        else
-          mwd <= '0' & std_logic_vector(to_unsigned(lost_pick, 3)) & std_logic_vector(lost_hit)
-                 & db_data(15 downto 0);
-        end if;
         nxt := ann_ptr;
         if take = '1' or rep = '1' then
           toggle <= not toggle;
@@ -234,11 +224,18 @@ begin
     end if;
   end process;
 
+  -- a loss report's data field is whatever db_data holds
+  mwe <= take or rep;
+  mwd <= '1' & db_slot(2 downto 0) & std_logic_vector(lost_hit) & db_data(15 downto 0)
+         when take = '1' else
+         '0' & std_logic_vector(to_unsigned(lost_pick, 3)) & std_logic_vector(lost_hit)
+         & db_data(15 downto 0);
+
   meta_wr : process (bus_clk)
   begin
-    if falling_edge(bus_clk) then
+    if rising_edge(bus_clk) then
       if mwe = '1' then
-        mmem(to_integer(mwa)) <= mwd;
+        mmem_nrw(to_integer(ann_ptr(FIFO_LOG2 - 1 downto 0))) <= mwd;
       end if;
     end if;
   end process;
@@ -308,7 +305,7 @@ begin
   meta_rd : process (bus_clk)
   begin
     if rising_edge(bus_clk) then
-      mq <= mmem(to_integer(ra));
+      mq <= mmem_nrw(to_integer(ra));
     end if;
   end process;
 
