@@ -146,22 +146,34 @@ architecture rtl of stamp_engine is
     end case;
   end function;
 
-  -- write-back order (read item u, write it one clock later)
-  constant N_UPD : natural := 12;
+  -- The row's counters are read-modify-written by one micro-sequencer
+  -- (mu_*) over one 32-bit adder whose second operand is an event flag or
+  -- the capture's 8-bit lost count, at the moment the events happen: no
+  -- per-pass counters. Items (read item u, write it one clock later):
+  --   0..2  a popped capture: captures + 1, overflow + lost, empty + stale
+  --         (the pass's own capture during S_MUL, a takeover or a stale
+  --         pop in S_CNT after S_CHK);
+  --   3..4  a completed stamp write: stamped + 1, batched + batched flag;
+  --   0..10 the pass's end (S_UPD): the pending capture of a lost-only
+  --         entry, empty (nothing stamped), dma_errors, the cause words,
+  --         the last stamp's high word and data, the index.
+  constant U_POP_LAST : natural := 2;
+  constant U_ST_FIRST : natural := 3;
+  constant U_ST_LAST  : natural := 4;
+  constant U_END_LAST : natural := 10;
   function upd_word (u : natural) return natural is
   begin
     case u is
       when 0 => return W_CAPTURES;
-      when 1 => return W_STAMPED;
-      when 2 => return W_BATCHED;
-      when 3 => return W_EMPTY;
-      when 4 => return W_OVERFLOW;
+      when 1 => return W_OVERFLOW;
+      when 2 => return W_EMPTY;
+      when 3 => return W_STAMPED;
+      when 4 => return W_BATCHED;
       when 5 => return W_DMA_ERR;
       when 6 => return W_CAUSE_LAST;
       when 7 => return W_CAUSE_ACC;
-      when 8 => return W_LAST_LO;
-      when 9 => return W_LAST_HI;
-      when 10 => return W_LAST_DATA;
+      when 8 => return W_LAST_HI;
+      when 9 => return W_LAST_DATA;
       when others => return W_INDEX;
     end case;
   end function;
@@ -178,7 +190,7 @@ architecture rtl of stamp_engine is
 
   type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_PLAN0, S_PLAN, S_READ,
                    S_SETTLE,
-                   S_CHK, S_WRITE, S_UPD, S_EV);
+                   S_CHK, S_WRITE, S_CNT, S_UPD, S_EV);
   signal st : state_t;
 
   -- RAM port
@@ -192,17 +204,22 @@ architecture rtl of stamp_engine is
   -- the subtraction, the item decode and the increment multiplexer were in
   -- front of S_UPD's 32-bit adder on bus_clk's critical path
   signal uq      : unsigned(3 downto 0);
-  signal inc_r   : unsigned(15 downto 0);
+  -- the counter micro-sequencer: item mu_u read while mu_run, item mu_q's
+  -- word on r_rdata while mu_v (written back that clock), mu_op its operand
+  signal mu_run, mu_v, mu_fin : std_logic;
+  signal mu_u, mu_q, mu_end : unsigned(3 downto 0);
+  signal mu_op   : unsigned(7 downto 0);
+  -- events not yet counted in the row (cleared by the items that count them)
+  signal ckind, cempty, cstamp, bflag : std_logic;
+  signal lost8   : unsigned(7 downto 0);
+  signal any     : std_logic;                  -- this pass stamped an entry
+  signal seq0    : unsigned(7 downto 0);       -- stamped at the pass's start
   signal win_turn : std_logic;             -- window before the next capture
 
   -- the capture
   signal slot    : std_logic_vector(2 downto 0);
   signal kind    : std_logic;
-  signal lost    : unsigned(15 downto 0);      -- dropped doorbells reported
-  signal ncapt   : unsigned(15 downto 0);      -- captures handled in this pass
-  signal nbatch  : unsigned(15 downto 0);      -- stamps with the batched flag
   signal fresh   : std_logic;                  -- ns not used for a stamp yet
-  signal nempty  : unsigned(15 downto 0);      -- captures that found nothing
   -- Pairing captures with entries (docs/stamping.md, "Which entry gets
   -- which time"). The NIC writes a descriptor before its MSI, and PCI keeps
   -- that order, so a capture latched before a ring read was served
@@ -274,7 +291,6 @@ architecture rtl of stamp_engine is
   signal mplier  : unsigned(7 downto 0);
   -- progress
   signal left    : unsigned(15 downto 0);
-  signal nstamp  : unsigned(15 downto 0);
   signal err     : std_logic;
   signal cause_ok : std_logic;
   signal cause_val : std_logic_vector(31 downto 0);
@@ -376,10 +392,14 @@ begin
   -- clock reads the word written at its end. The writes and the reads at
   -- the same edge: S_INIT writes step - 1 and reads step; a pop's last_data
   -- goes in while S_RCA0 reads ctrl; a takeover's while S_CHK reads the
-  -- ring base; S_UPD writes item u while reading item u + 2; the last item
-  -- (index, in S_EV) and the window's word (in S_WGAP) while captures is
-  -- read, a word neither of them writes (read-only in the window).
+  -- ring base; the counter sequencer writes item u while reading item
+  -- u + 2 (or, after its last item, the ring base: S_CNT, S_MUL's S_CWAIT);
+  -- the last item (index, in S_EV) and the window's word (in S_WGAP) while
+  -- captures is read, a word neither of them writes (read-only in the
+  -- window).
   r_raddr <= std_logic_vector(step) when st = S_INIT else
+             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(mu_u), kind), 5))
+               when mu_run = '1' else
              slot & std_logic_vector(to_unsigned(W_CAPTURES, 5)) when st = S_WGAP or st = S_EV else
              win_slot & win_word when st = S_IDLE or st = S_WIN else
              -- the capture for a stamp write: S_WRITE's word 0 from
@@ -400,15 +420,16 @@ begin
              -- the states before an entry address is formed (S_PLAN0 from
              -- S_CWAIT, S_CAUSE, S_CHK; S_CHK from S_SETTLE, S_WRITE; S_SETTLE
              -- lasts at least one clock after S_READ's done mask)
-             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
-               when st = S_CWAIT or st = S_CAUSE or st = S_PLAN0 or st = S_SETTLE or
-                    st = S_CHK or st = S_WRITE else
              slot & std_logic_vector(to_unsigned(W_CTRL, 5)) when st = S_RCA0 and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA0 and step = 1 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
-             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(step(3 downto 0)), kind), 5));
+             -- every other state: the ring base (S_CWAIT, S_CAUSE, S_PLAN0,
+             -- S_SETTLE, S_CHK, S_WRITE, S_CNT lead to an entry address;
+             -- S_SETTLE lasts at least one clock after S_READ's done mask);
+             -- never written during a pass
+             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5));
 
   process (clk)
     variable u    : natural range 0 to 15;
@@ -435,10 +456,20 @@ begin
         d_len <= (others => '0');
         slot <= (others => '0');
         kind <= '0';
-        lost <= (others => '0');
-        ncapt <= (others => '0');
-        nbatch <= (others => '0');
-        nempty <= (others => '0');
+        mu_run <= '0';
+        mu_v <= '0';
+        mu_fin <= '0';
+        mu_u <= (others => '0');
+        mu_q <= (others => '0');
+        mu_end <= (others => '0');
+        mu_op <= (others => '0');
+        ckind <= '0';
+        cempty <= '0';
+        cstamp <= '0';
+        bflag <= '0';
+        lost8 <= (others => '0');
+        any <= '0';
+        seq0 <= (others => '0');
         mark <= (others => (others => '0'));
         mark_v <= (others => '0');
         smark <= (others => '0');
@@ -456,7 +487,6 @@ begin
         -- tb_capture_unit on the netlist differed from the RTL run by that
         rearm <= '0';
         uq <= (others => '0');
-        inc_r <= (others => '0');
         mc <= (others => '0');
         mc_run <= '0';
         drawn <= '0';
@@ -476,7 +506,6 @@ begin
         mcand <= (others => '0');
         mplier <= (others => '0');
         left <= (others => '0');
-        nstamp <= (others => '0');
         err <= '0';
         cause_ok <= '0';
         cause_val <= (others => '0');
@@ -488,19 +517,28 @@ begin
         ev_slot <= (others => '0');
       else
         uq <= step(3 downto 0);
-        -- the increment for item step(3 downto 0), used the next clock
-        -- (in the order of upd_word)
-        case to_integer(step(3 downto 0)) is
-          when 0 => inc_r <= ncapt;
-          when 1 => inc_r <= nstamp;
-          when 2 => inc_r <= nbatch;
-          when 3 =>
-            inc_r <= nempty;
-            if kind = '1' and nstamp = 0 and err = '0' then inc_r <= nempty + 1; end if;
-          when 4 => inc_r <= lost;
-          when 5 => inc_r <= (0 => err, others => '0');   -- whole words only (GHDL synthesis)
-          when others => inc_r <= (others => '0');
-        end case;
+        -- the counter sequencer: read item mu_u (r_raddr), its operand
+        -- registered beside it (off the RAM output -> adder path); write
+        -- item mu_q back the clock its word is on r_rdata
+        mu_v <= mu_run;
+        mu_q <= mu_u;
+        if mu_run = '1' then
+          mu_op <= (others => '0');
+          case to_integer(mu_u) is
+            when 0 => mu_op(0) <= ckind;
+            when 1 => mu_op <= lost8;
+            when 2 => mu_op(0) <= cempty or (mu_fin and kind and not any and not err);
+            when 3 => mu_op(0) <= cstamp;
+            when 4 => mu_op(0) <= bflag;
+            when 5 => mu_op(0) <= err;
+            when others => null;
+          end case;
+          if mu_u = mu_end then
+            mu_run <= '0';
+          else
+            mu_u <= mu_u + 1;
+          end if;
+        end if;
         -- a pop moves the head past the last stale entry of a slot
         if cap_pop = '1' then
           for i in 0 to N_SLOTS - 1 loop
@@ -574,10 +612,11 @@ begin
               win_turn <= '1';
               slot <= cap_slot;
               kind <= cap_kind;
-              lost <= resize(unsigned(cap_lost), 16);
-              ncapt <= (0 => cap_kind, others => '0');
-              nbatch <= (others => '0');
-              nempty <= (others => '0');
+              -- counted in the row during S_MUL (kind 1) or at the end
+              ckind <= cap_kind;
+              lost8 <= unsigned(cap_lost);
+              cempty <= '0';
+              any <= '0';
               fresh <= not head_stale;
               for i in 0 to N_SLOTS - 1 loop
                 if i = to_integer(unsigned(cap_slot)) then
@@ -594,7 +633,6 @@ begin
                 r_wdata <= cap_ns(31 downto 0);
               end if;
               cap_pop <= '1';
-              nstamp <= (others => '0');
               err <= '0';
               cause_ok <= '0';
               cerr <= '0';
@@ -661,7 +699,9 @@ begin
                 when 8 => settle <= unsigned(r_rdata(3 downto 0));
                 when 9 => null;
                 when 10 => idx <= unsigned(r_rdata(15 downto 0));
-                when others => seq <= unsigned(r_rdata(7 downto 0));   -- stamped
+                when others =>   -- stamped
+                  seq <= unsigned(r_rdata(7 downto 0));
+                  seq0 <= unsigned(r_rdata(7 downto 0));
               end case;
             end if;
             if step = N_LOAD then
@@ -670,6 +710,12 @@ begin
                 st <= S_UPD;
                 step <= (others => '0');
               else
+                -- the capture into the row's counters while S_MUL runs (it
+                -- uses neither RAM port)
+                mu_run <= '1';
+                mu_fin <= '0';
+                mu_u <= (others => '0');
+                mu_end <= to_unsigned(U_POP_LAST, 4);
                 -- eoff = idx * sw by shift and add (the index may have been
                 -- written by the driver)
                 mcand <= resize(idx, 24);
@@ -872,20 +918,26 @@ begin
                 r_wdata <= cap_scr;
               end if;
               took <= '0';
+              -- count it in the row
+              mu_run <= '1';
+              mu_fin <= '0';
+              mu_u <= (others => '0');
+              mu_end <= to_unsigned(U_POP_LAST, 4);
+              st <= S_CNT;
             elsif fresh = '0' and same_next = '1' and head_old = '1' then
               -- a stale capture of this slot (its entry was stamped by an
               -- earlier pass): counted as empty, its time unused
               cap_pop <= '1';
-              lost <= lost + unsigned(cap_lost);
-              ncapt <= ncapt + 1;
-              nempty <= nempty + 1;
+              ckind <= '1';
+              lost8 <= unsigned(cap_lost);
+              cempty <= '1';
               rearm <= '1';
             elsif fresh = '0' and same_next = '1' and head_cand = '1' and
                   (cause_en = '0' or head_ccand = '1') then
               -- the MSI of an entry this read saw: its time for this entry
               cap_pop <= '1';
-              lost <= lost + unsigned(cap_lost);
-              ncapt <= ncapt + 1;
+              ckind <= '1';
+              lost8 <= unsigned(cap_lost);
               rearm <= '1';
               -- its time's low word now, the scratch word in the next
               -- clock (cap_pop = 1: the head is still this capture)
@@ -923,10 +975,14 @@ begin
                 st <= S_UPD;
                 step <= (others => '0');
               else
-                nstamp <= nstamp + 1;
-                if fresh = '0' then
-                  nbatch <= nbatch + 1;
-                end if;
+                -- count the stamp in the row (S_CNT), then on to S_CHK
+                any <= '1';
+                cstamp <= '1';
+                bflag <= not fresh;
+                mu_run <= '1';
+                mu_fin <= '0';
+                mu_u <= to_unsigned(U_ST_FIRST, 4);
+                mu_end <= to_unsigned(U_ST_LAST, 4);
                 fresh <= '0';
                 seq <= seq + 1;
                 left <= left - 1;
@@ -938,42 +994,27 @@ begin
                   idx <= idx + 1;
                   eoff <= eadd;
                 end if;
-                st <= S_CHK;
+                st <= S_CNT;
               end if;
             end if;
 
-          when S_UPD =>
-            -- read-modify-write of the row's counters and state
-            step <= step + 1;
-            if step /= 0 then
-              u := to_integer(uq);
-              old := unsigned(r_rdata);
-              r_wdata <= std_logic_vector(old + inc_r);
-              case u is  -- the order of upd_word
-                when 6 =>
-                  if cause_ok = '1' then r_wdata <= cause_val; end if;
-                when 7 =>
-                  if cause_ok = '1' then r_wdata <= std_logic_vector(old) or cause_val; end if;
-                when 8 =>
-                  null;   -- last_stamp_lo was written at the pop
-                when 9 =>
-                  if kind = '1' then   -- from the scratch word
-                    r_wdata <= MARKER & "00" & std_logic_vector(seq - nstamp(7 downto 0))
-                               & std_logic_vector(old(15 downto 0));
-                  end if;
-                when 10 =>
-                  if kind = '1' then   -- from the scratch word
-                    r_wdata <= x"0000" & std_logic_vector(old(31 downto 16));
-                  end if;
-                when 11 =>
-                  if nstamp /= 0 then r_wdata <= x"0000" & std_logic_vector(idx); end if;
-                when others =>
-                  null;
-              end case;
-              r_we <= '1';
-              r_waddr <= slot & std_logic_vector(to_unsigned(upd_word(u), 5));
+          when S_CNT =>
+            -- the counter sequencer counts a capture or a stamp; its last
+            -- write goes out in the clock S_CHK starts (r_raddr: the ring
+            -- base from the clock mu_run ends)
+            if mu_run = '0' then
+              st <= S_CHK;
             end if;
-            if step = N_UPD then
+
+          when S_UPD =>
+            -- the pass's end: every item of the row once
+            if step = 0 then
+              step <= to_unsigned(1, 8);
+              mu_run <= '1';
+              mu_fin <= '1';
+              mu_u <= (others => '0');
+              mu_end <= to_unsigned(U_END_LAST, 4);
+            elsif mu_run = '0' then
               st <= S_EV;
             end if;
 
@@ -984,6 +1025,36 @@ begin
             end if;
             st <= S_IDLE;
         end case;
+        -- the sequencer's write-back (no state writes the RAM meanwhile)
+        if mu_v = '1' then
+          r_we <= '1';
+          r_waddr <= slot & std_logic_vector(to_unsigned(upd_word(to_integer(mu_q)), 5));
+          r_wdata <= std_logic_vector(unsigned(r_rdata) + resize(mu_op, 32));
+          case to_integer(mu_q) is
+            when 2 =>   -- the capture is counted
+              ckind <= '0';
+              lost8 <= (others => '0');
+              cempty <= '0';
+            when 4 =>   -- the stamp is counted
+              cstamp <= '0';
+              bflag <= '0';
+            when 6 =>
+              if cause_ok = '1' then r_wdata <= cause_val; end if;
+            when 7 =>
+              if cause_ok = '1' then r_wdata <= r_rdata or cause_val; end if;
+            when 8 =>
+              if kind = '1' then   -- from the scratch word
+                r_wdata <= MARKER & "00" & std_logic_vector(seq0) & r_rdata(15 downto 0);
+              end if;
+            when 9 =>
+              if kind = '1' then   -- from the scratch word
+                r_wdata <= x"0000" & r_rdata(31 downto 16);
+              end if;
+            when 10 =>
+              if any = '1' then r_wdata <= x"0000" & std_logic_vector(idx); end if;
+            when others => null;
+          end case;
+        end if;
       end if;
     end if;
   end process;
