@@ -553,44 +553,6 @@ begin
             cmark_v <= '0';
           end if;
         end if;
-        -- the pass's first cause read runs beside the row load
-        if cause_busy = '1' then
-          if d_ready = '1' then
-            dv <= '0';
-          end if;
-          if d_rd_valid = '1' then
-            -- the pass's first value, not ORed with an earlier pass's:
-            -- cause_last is this pass's, and cause_acc must not get back
-            -- bits the driver has cleared
-            cause_val <= d_rd_data;
-          end if;
-          if d_done = '1' then
-            cause_busy <= '0';
-            if d_err /= "00" then
-              cerr <= '1';
-            else
-              cause_ok <= '1';
-              cmark <= unsigned(cap_wpos);
-              cmark_v <= '1';
-            end if;
-          end if;
-        end if;
-
-        -- the mark of this pass's ring read, settle clocks after its boundary
-        if mc_run = '1' then
-          if mc = 0 then
-            for i in 0 to N_SLOTS - 1 loop
-              if i = to_integer(unsigned(slot)) then
-                mark(i) <= unsigned(cap_wpos);
-                mark_v(i) <= '1';
-              end if;
-            end loop;
-            drawn <= '1';
-            mc_run <= '0';
-          else
-            mc <= mc - 1;
-          end if;
-        end if;
         case st is
           when S_INIT =>
             -- every row to the register map's reset values
@@ -1025,6 +987,44 @@ begin
             end if;
             st <= S_IDLE;
         end case;
+        -- the pass's first cause read runs beside the row load
+        if cause_busy = '1' then
+          if d_ready = '1' then
+            dv <= '0';
+          end if;
+          if d_rd_valid = '1' then
+            -- the pass's first value, not ORed with an earlier pass's:
+            -- cause_last is this pass's, and cause_acc must not get back
+            -- bits the driver has cleared
+            cause_val <= d_rd_data;
+          end if;
+          if d_done = '1' then
+            cause_busy <= '0';
+            if d_err /= "00" then
+              cerr <= '1';
+            else
+              cause_ok <= '1';
+              cmark <= unsigned(cap_wpos);
+              cmark_v <= '1';
+            end if;
+          end if;
+        end if;
+
+        -- the mark of this pass's ring read, settle clocks after its boundary
+        if mc_run = '1' then
+          if mc = 0 then
+            for i in 0 to N_SLOTS - 1 loop
+              if i = to_integer(unsigned(slot)) then
+                mark(i) <= unsigned(cap_wpos);
+                mark_v(i) <= '1';
+              end if;
+            end loop;
+            drawn <= '1';
+            mc_run <= '0';
+          else
+            mc <= mc - 1;
+          end if;
+        end if;
         -- the sequencer's write-back (no state writes the RAM meanwhile)
         if mu_v = '1' then
           r_we <= '1';
