@@ -752,9 +752,6 @@ begin
             end if;
 
           when S_CAUSE =>
-            if d_ready = '1' then
-              dv <= '0';
-            end if;
             if d_rd_valid = '1' then
               cause_val <= cause_val or d_rd_data;   -- a pass may read it twice
             end if;
@@ -817,9 +814,6 @@ begin
             end if;
 
           when S_READ =>
-            if d_ready = '1' then
-              dv <= '0';
-            end if;
             if d_rd_valid = '1' then
               if wc = 0 then
                 if alldone = '1' and (d_rd_data and r_rdata) /= x"00000000" then  -- r_rdata: done_mask
@@ -925,9 +919,6 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             end if;
-            if d_ready = '1' then
-              dv <= '0';
-            end if;
             if d_wd_ready = '1' then
               wsel <= '1';
             end if;
@@ -989,9 +980,6 @@ begin
         end case;
         -- the pass's first cause read runs beside the row load
         if cause_busy = '1' then
-          if d_ready = '1' then
-            dv <= '0';
-          end if;
           if d_rd_valid = '1' then
             -- the pass's first value, not ORed with an earlier pass's:
             -- cause_last is this pass's, and cause_acc must not get back
@@ -1024,6 +1012,12 @@ begin
           else
             mc <= mc - 1;
           end if;
+        end if;
+        -- the DMA port: a request ends at its d_ready; a failed cause
+        -- read (S_CAUSE), ring read (S_READ) or stamp write (S_WRITE) ends
+        -- the pass
+        if d_ready = '1' then
+          dv <= '0';
         end if;
         -- the sequencer's write-back (no state writes the RAM meanwhile)
         if mu_v = '1' then
