@@ -248,7 +248,13 @@ architecture rtl of stamp_engine is
   signal smark      : unsigned(FIFO_LOG2 downto 0);
   signal smark_v    : std_logic;
   signal cmark      : unsigned(FIFO_LOG2 downto 0);
-  signal cmark_v    : std_logic;
+  -- the pass slot's mark of this pass's latest ring read (mark(slot) too).
+  -- pmark and cmark need no valid bit: S_CHK looks at them only after this
+  -- pass set them (a ring read's mark before S_CHK, the first cause read
+  -- before the ring with cause_en), and the head never passes them: a pop
+  -- in S_CHK needs the head before pmark (and cmark) or before smark, which
+  -- an earlier pass set, so rpos <= cmark, pmark and "before" is exact
+  signal pmark      : unsigned(FIFO_LOG2 downto 0);
   signal head_ccand : std_logic;   -- head is before cmark
 
   -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
@@ -346,21 +352,15 @@ begin
 
   -- the head entry was visible at its slot's latest ring read
   stale_p : process (all)
-    variable mh, mp : unsigned(FIFO_LOG2 downto 0);   -- head's slot, pass slot
-    variable vh, vp : std_logic;
+    variable mh : unsigned(FIFO_LOG2 downto 0);   -- the head's slot's
+    variable vh : std_logic;
   begin
     mh := mark(0);
     vh := mark_v(0);
-    mp := mark(0);
-    vp := mark_v(0);
     for i in 1 to N_SLOTS - 1 loop
       if to_integer(unsigned(cap_slot)) = i then
         mh := mark(i);
         vh := mark_v(i);
-      end if;
-      if to_integer(unsigned(slot)) = i then
-        mp := mark(i);
-        vp := mark_v(i);
       end if;
     end loop;
     head_stale <= '0';
@@ -368,11 +368,11 @@ begin
       head_stale <= '1';
     end if;
     head_cand <= '0';
-    if vp = '1' and before(unsigned(cap_rpos), mp) then
+    if before(unsigned(cap_rpos), pmark) then
       head_cand <= '1';
     end if;
     head_ccand <= '0';
-    if cmark_v = '1' and before(unsigned(cap_rpos), cmark) then
+    if before(unsigned(cap_rpos), cmark) then
       head_ccand <= '1';
     end if;
     head_old <= '0';
@@ -475,7 +475,7 @@ begin
         smark <= (others => '0');
         smark_v <= '0';
         cmark <= (others => '0');
-        cmark_v <= '0';
+        pmark <= (others => '0');
         -- without a reset GHDL starts it 'U' and a capture without cause_en
         -- waited for a cause read forever (found by tb_synpcix_card);
         -- Verilator's zero start hid it
@@ -548,9 +548,6 @@ begin
           end loop;
           if smark = unsigned(cap_rpos) + 1 then
             smark_v <= '0';
-          end if;
-          if cmark = unsigned(cap_rpos) + 1 then
-            cmark_v <= '0';
           end if;
         end if;
         case st is
@@ -763,8 +760,7 @@ begin
               else
                 cause_ok <= '1';
                 cmark <= unsigned(cap_wpos);
-                cmark_v <= '1';
-                st <= S_PLAN0;
+                  st <= S_PLAN0;
               end if;
             end if;
 
@@ -993,7 +989,6 @@ begin
             else
               cause_ok <= '1';
               cmark <= unsigned(cap_wpos);
-              cmark_v <= '1';
             end if;
           end if;
         end if;
@@ -1004,6 +999,7 @@ begin
             for i in 0 to N_SLOTS - 1 loop
               if i = to_integer(unsigned(slot)) then
                 mark(i) <= unsigned(cap_wpos);
+                pmark <= unsigned(cap_wpos);
                 mark_v(i) <= '1';
               end if;
             end loop;
