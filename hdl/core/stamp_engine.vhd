@@ -341,7 +341,6 @@ begin
   field_w  <= dnw when st = S_PLAN0 else stw;
 
   -- the next capture waiting is for this slot: leave the rest to it
-  tail17 <= resize(count, 17) - resize(idx, 17);
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
   nb <= resize(blen, 9) + resize(sw, 9);
   fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when uq = 5 else
@@ -501,6 +500,7 @@ begin
         dnw <= (others => '0');
         cfg_bad <= '0';
         idx <= (others => '0');
+        tail17 <= (others => '0');
         eoff <= (others => '0');
         seq <= (others => '0');
         mcand <= (others => '0');
@@ -517,6 +517,11 @@ begin
         ev_slot <= (others => '0');
       else
         uq <= step(3 downto 0);
+        -- count - idx registered: S_PLAN0 / S_PLAN read it at least two
+        -- clocks after idx or count last changed (S_LOAD, S_WRITE ->
+        -- S_CNT -> S_CHK), and the subtraction in front of the burst
+        -- planning was bus_clk's critical path (59.7 MHz)
+        tail17 <= resize(count, 17) - resize(idx, 17);
         -- the counter sequencer: read item mu_u (r_raddr), its operand
         -- registered beside it (off the RAM output -> adder path); write
         -- item mu_q back the clock its word is on r_rdata
