@@ -325,7 +325,7 @@ architecture rtl of stamp_engine is
   signal field_w : unsigned(7 downto 0);
   signal ent_addr : unsigned(61 downto 0);
   signal same_next : std_logic;
-  signal took    : std_logic;   -- a takeover's pop: its scratch word next
+  signal took    : std_logic;   -- a capture's pop: its scratch word next
   signal batched_now : std_logic;
 begin
   ram : entity work.stamp_slot_ram
@@ -517,6 +517,7 @@ begin
         ev_slot <= (others => '0');
       else
         uq <= step(3 downto 0);
+        took <= '0';
         -- count - idx registered: S_PLAN0 / S_PLAN read it at least two
         -- clocks after idx or count last changed (S_LOAD, S_WRITE ->
         -- S_CNT -> S_CHK), and the subtraction in front of the burst
@@ -589,12 +590,13 @@ begin
                 end if;
               end loop;
               -- the capture into the row (the write port is free): the
-              -- time's low word now, the scratch word in S_RCA0's first
-              -- clock (the head stays on cap_* until the pop's edge)
+              -- time's low word now, the scratch word in the next clock
+              -- (took; the head stays on cap_* until the pop's edge)
               if cap_kind = '1' then
                 r_we <= '1';
                 r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
                 r_wdata <= cap_ns(31 downto 0);
+                took <= '1';
               end if;
               cap_pop <= '1';
               err <= '0';
@@ -718,11 +720,6 @@ begin
             -- control word and cause address first: the cause read goes out
             -- while the rest of the row loads, so the NIC re-arms early
             step <= step + 1;
-            if step = 0 and kind = '1' then
-              r_we <= '1';
-              r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
-              r_wdata <= cap_scr;
-            end if;
             if step = 1 then
               cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
             elsif step = 2 then
@@ -869,12 +866,6 @@ begin
               end if;
             elsif cap_pop = '1' then
               -- the pop takes effect at this edge: the head is stale
-              if took = '1' then
-                r_we <= '1';
-                r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
-                r_wdata <= cap_scr;
-              end if;
-              took <= '0';
               -- count it in the row
               mu_run <= '1';
               mu_fin <= '0';
@@ -899,7 +890,7 @@ begin
               -- its time's low word now, the scratch word in the next
               -- clock (cap_pop = 1: the head is still this capture)
               r_we <= '1';
-              r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
+              r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
               r_wdata <= cap_ns(31 downto 0);
               fresh <= '1';
               took <= '1';
@@ -1019,6 +1010,13 @@ begin
         -- the pass
         if d_ready = '1' then
           dv <= '0';
+        end if;
+        -- a popped capture's scratch word (its time bits 47..32 and its
+        -- data) the clock after its last_stamp_lo: the head still holds it
+        if took = '1' then
+          r_we <= '1';
+          r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
+          r_wdata <= cap_scr;
         end if;
         -- the sequencer's write-back (no state writes the RAM meanwhile)
         if mu_v = '1' then
