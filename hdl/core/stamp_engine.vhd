@@ -210,7 +210,10 @@ architecture rtl of stamp_engine is
   signal mu_u, mu_q, mu_end : unsigned(3 downto 0);
   signal mu_op   : unsigned(7 downto 0);
   -- events not yet counted in the row (cleared by the items that count them)
-  signal ckind, cempty, cstamp, bflag : std_logic;
+  signal ckind, cempty : std_logic;
+  -- stamps and batched stamps of the current burst (at most 16), counted
+  -- into the row at the pass's end or before the next ring read
+  signal ps, pb  : unsigned(4 downto 0);
   signal lost8   : unsigned(7 downto 0);
   signal any     : std_logic;                  -- this pass stamped an entry
   signal seq0    : unsigned(7 downto 0);       -- stamped at the pass's start
@@ -464,8 +467,8 @@ begin
         mu_op <= (others => '0');
         ckind <= '0';
         cempty <= '0';
-        cstamp <= '0';
-        bflag <= '0';
+        ps <= (others => '0');
+        pb <= (others => '0');
         lost8 <= (others => '0');
         any <= '0';
         seq0 <= (others => '0');
@@ -534,8 +537,8 @@ begin
             when 0 => mu_op(0) <= ckind;
             when 1 => mu_op <= lost8;
             when 2 => mu_op(0) <= cempty or (mu_fin and kind and not any and not err);
-            when 3 => mu_op(0) <= cstamp;
-            when 4 => mu_op(0) <= bflag;
+            when 3 => mu_op(4 downto 0) <= ps;
+            when 4 => mu_op(4 downto 0) <= pb;
             when 5 => mu_op(0) <= err;
             when others => null;
           end case;
@@ -850,7 +853,16 @@ begin
             end if;
 
           when S_CHK =>
-            if nd = 0 then
+            if nd = 0 and ps /= 0 and
+               ((alldone = '1' and left /= 0) or (rearm = '1' and cause_en = '1')) then
+              -- the burst's stamps into the row before the next ring read
+              -- (S_UPD counts them when the pass ends here)
+              mu_run <= '1';
+              mu_fin <= '0';
+              mu_u <= to_unsigned(U_ST_FIRST, 4);
+              mu_end <= to_unsigned(U_ST_LAST, 4);
+              st <= S_CNT;
+            elsif nd = 0 then
               -- every entry of the burst was done: the ring may hold more
               if alldone = '1' and left /= 0 then
                 st <= S_PLAN0;
@@ -922,12 +934,8 @@ begin
               else
                 -- count the stamp in the row (S_CNT), then on to S_CHK
                 any <= '1';
-                cstamp <= '1';
-                bflag <= not fresh;
-                mu_run <= '1';
-                mu_fin <= '0';
-                mu_u <= to_unsigned(U_ST_FIRST, 4);
-                mu_end <= to_unsigned(U_ST_LAST, 4);
+                ps <= ps + 1;
+                if fresh = '0' then pb <= pb + 1; end if;
                 fresh <= '0';
                 seq <= seq + 1;
                 left <= left - 1;
@@ -939,7 +947,7 @@ begin
                   idx <= idx + 1;
                   eoff <= eadd;
                 end if;
-                st <= S_CNT;
+                st <= S_CHK;
               end if;
             end if;
 
@@ -1029,8 +1037,8 @@ begin
               lost8 <= (others => '0');
               cempty <= '0';
             when 4 =>   -- the stamp is counted
-              cstamp <= '0';
-              bflag <= '0';
+              ps <= (others => '0');
+              pb <= (others => '0');
             when 6 =>
               if cause_ok = '1' then r_wdata <= cause_val; end if;
             when 7 =>
