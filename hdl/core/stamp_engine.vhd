@@ -14,7 +14,9 @@
 --      and stamp the entry exactly with its time, else stamp it with the
 --      latest time and the batched flag; at most ring_count - 1 entries
 --      per pass;
---   5. write the counters, the index and the last stamp back to the row;
+--   5. write back what is left to the row: empty, dma_errors, the cause
+--      words, the last stamp and the index (the counters are counted in
+--      the row as their events happen, by the counter sequencer mu_*);
 --   6. request the slot's card interrupt (all stamp writes have completed
 --      on the bus, so the MSI written after them arrives after them).
 -- The register window (capture_regs) reaches the RAM only while the engine
