@@ -309,7 +309,9 @@ architecture rtl of stamp_engine is
   -- entries from idx to the ring's end (count - idx; its sign is S_PLAN0's
   -- idx >= count, S_PLAN uses it only once S_PLAN0 found idx < count)
   signal tail17   : unsigned(16 downto 0);
-  signal nb      : unsigned(8 downto 0);       -- burst words with one entry more
+  -- burst words with one entry more (blen + sw), kept in step with blen
+  -- (bus_clk's critical path ran through the addition, 63.9 MHz)
+  signal nb      : unsigned(8 downto 0);
   signal idx_out : std_logic;                  -- idx >= count
   -- the field offset on the RAM output in S_LOAD (stamp_off, done_off)
   -- plus its length - 1 (1 for the stamp field) is not below the stride:
@@ -347,7 +349,6 @@ begin
 
   -- the next capture waiting is for this slot: leave the rest to it
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
-  nb <= resize(blen, 9) + resize(sw, 9);
   fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when uq = 5 else
              resize(unsigned(r_rdata(9 downto 2)), 9);
   fld_out <= '1' when fld_end >= resize(sw, 9) else '0';
@@ -505,6 +506,7 @@ begin
         dnw <= (others => '0');
         cfg_bad <= '0';
         idx <= (others => '0');
+        nb <= (others => '0');
         tail17 <= (others => '0');
         eoff <= (others => '0');
         seq <= (others => '0');
@@ -784,6 +786,7 @@ begin
               acar <= alo(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
+              nb <= resize(sw, 9) + 1;
               st <= S_PLAN;
             end if;
 
@@ -803,7 +806,9 @@ begin
                nb <= 16 and
                (daddr(9 downto 4) /= "111111" or resize(daddr(3 downto 0), 5) + nb(4 downto 0) <= 16) then
               ne <= ne + 1;
+              -- (sw <= 15 here: nb <= 16)
               blen <= blen + resize(sw, 5);
+              nb <= nb + resize(sw, 9);
             else
               dv <= '1';
               dwr <= '0';
