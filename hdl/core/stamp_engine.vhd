@@ -14,7 +14,9 @@
 --      and stamp the entry exactly with its time, else stamp it with the
 --      latest time and the batched flag; at most ring_count - 1 entries
 --      per pass;
---   5. write the counters, the index and the last stamp back to the row;
+--   5. write back what is left to the row: empty, dma_errors, the cause
+--      words, the last stamp and the index (the counters are counted in
+--      the row as their events happen, by the counter sequencer mu_*);
 --   6. request the slot's card interrupt (all stamp writes have completed
 --      on the bus, so the MSI written after them arrives after them).
 -- The register window (capture_regs) reaches the RAM only while the engine
@@ -146,22 +148,34 @@ architecture rtl of stamp_engine is
     end case;
   end function;
 
-  -- write-back order (read item u, write it one clock later)
-  constant N_UPD : natural := 12;
+  -- The row's counters are read-modify-written by one micro-sequencer
+  -- (mu_*) over one 32-bit adder whose second operand is an event flag or
+  -- the capture's 8-bit lost count, at the moment the events happen: no
+  -- per-pass counters. Items (read item u, write it one clock later):
+  --   0..2  a popped capture: captures + 1, overflow + lost, empty + stale
+  --         (the pass's own capture during S_MUL, a takeover or a stale
+  --         pop in S_CNT after S_CHK);
+  --   3..4  a completed stamp write: stamped + 1, batched + batched flag;
+  --   0..10 the pass's end (S_UPD): the pending capture of a lost-only
+  --         entry, empty (nothing stamped), dma_errors, the cause words,
+  --         the last stamp's high word and data, the index.
+  constant U_POP_LAST : natural := 2;
+  constant U_ST_FIRST : natural := 3;
+  constant U_ST_LAST  : natural := 4;
+  constant U_END_LAST : natural := 10;
   function upd_word (u : natural) return natural is
   begin
     case u is
       when 0 => return W_CAPTURES;
-      when 1 => return W_STAMPED;
-      when 2 => return W_BATCHED;
-      when 3 => return W_EMPTY;
-      when 4 => return W_OVERFLOW;
+      when 1 => return W_OVERFLOW;
+      when 2 => return W_EMPTY;
+      when 3 => return W_STAMPED;
+      when 4 => return W_BATCHED;
       when 5 => return W_DMA_ERR;
       when 6 => return W_CAUSE_LAST;
       when 7 => return W_CAUSE_ACC;
-      when 8 => return W_LAST_LO;
-      when 9 => return W_LAST_HI;
-      when 10 => return W_LAST_DATA;
+      when 8 => return W_LAST_HI;
+      when 9 => return W_LAST_DATA;
       when others => return W_INDEX;
     end case;
   end function;
@@ -178,7 +192,7 @@ architecture rtl of stamp_engine is
 
   type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_PLAN0, S_PLAN, S_READ,
                    S_SETTLE,
-                   S_CHK, S_WRITE, S_UPD, S_EV);
+                   S_CHK, S_WRITE, S_CNT, S_UPD, S_EV);
   signal st : state_t;
 
   -- RAM port
@@ -192,17 +206,25 @@ architecture rtl of stamp_engine is
   -- the subtraction, the item decode and the increment multiplexer were in
   -- front of S_UPD's 32-bit adder on bus_clk's critical path
   signal uq      : unsigned(3 downto 0);
-  signal inc_r   : unsigned(15 downto 0);
+  -- the counter micro-sequencer: item mu_u read while mu_run, item mu_q's
+  -- word on r_rdata while mu_v (written back that clock), mu_op its operand
+  signal mu_run, mu_v, mu_fin : std_logic;
+  signal mu_u, mu_q, mu_end : unsigned(3 downto 0);
+  signal mu_op   : unsigned(7 downto 0);
+  -- events not yet counted in the row (cleared by the items that count them)
+  signal ckind, cempty : std_logic;
+  -- stamps and batched stamps of the current burst (at most 16), counted
+  -- into the row at the pass's end or before the next ring read
+  signal ps, pb  : unsigned(4 downto 0);
+  signal lost8   : unsigned(7 downto 0);
+  signal any     : std_logic;                  -- this pass stamped an entry
+  signal seq0    : unsigned(7 downto 0);       -- stamped at the pass's start
   signal win_turn : std_logic;             -- window before the next capture
 
   -- the capture
   signal slot    : std_logic_vector(2 downto 0);
   signal kind    : std_logic;
-  signal lost    : unsigned(15 downto 0);      -- dropped doorbells reported
-  signal ncapt   : unsigned(15 downto 0);      -- captures handled in this pass
-  signal nbatch  : unsigned(15 downto 0);      -- stamps with the batched flag
   signal fresh   : std_logic;                  -- ns not used for a stamp yet
-  signal nempty  : unsigned(15 downto 0);      -- captures that found nothing
   -- Pairing captures with entries (docs/stamping.md, "Which entry gets
   -- which time"). The NIC writes a descriptor before its MSI, and PCI keeps
   -- that order, so a capture latched before a ring read was served
@@ -231,7 +253,13 @@ architecture rtl of stamp_engine is
   signal smark      : unsigned(FIFO_LOG2 downto 0);
   signal smark_v    : std_logic;
   signal cmark      : unsigned(FIFO_LOG2 downto 0);
-  signal cmark_v    : std_logic;
+  -- the pass slot's mark of this pass's latest ring read (mark(slot) too).
+  -- pmark and cmark need no valid bit: S_CHK looks at them only after this
+  -- pass set them (a ring read's mark before S_CHK, the first cause read
+  -- before the ring with cause_en), and the head never passes them: a pop
+  -- in S_CHK needs the head before pmark (and cmark) or before smark, which
+  -- an earlier pass set, so rpos <= cmark, pmark and "before" is exact
+  signal pmark      : unsigned(FIFO_LOG2 downto 0);
   signal head_ccand : std_logic;   -- head is before cmark
 
   -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
@@ -274,7 +302,6 @@ architecture rtl of stamp_engine is
   signal mplier  : unsigned(7 downto 0);
   -- progress
   signal left    : unsigned(15 downto 0);
-  signal nstamp  : unsigned(15 downto 0);
   signal err     : std_logic;
   signal cause_ok : std_logic;
   signal cause_val : std_logic_vector(31 downto 0);
@@ -282,7 +309,9 @@ architecture rtl of stamp_engine is
   -- entries from idx to the ring's end (count - idx; its sign is S_PLAN0's
   -- idx >= count, S_PLAN uses it only once S_PLAN0 found idx < count)
   signal tail17   : unsigned(16 downto 0);
-  signal nb      : unsigned(8 downto 0);       -- burst words with one entry more
+  -- burst words with one entry more (blen + sw), kept in step with blen
+  -- (bus_clk's critical path ran through the addition, 63.9 MHz)
+  signal nb      : unsigned(8 downto 0);
   signal idx_out : std_logic;                  -- idx >= count
   -- the field offset on the RAM output in S_LOAD (stamp_off, done_off)
   -- plus its length - 1 (1 for the stamp field) is not below the stride:
@@ -303,7 +332,7 @@ architecture rtl of stamp_engine is
   signal field_w : unsigned(7 downto 0);
   signal ent_addr : unsigned(61 downto 0);
   signal same_next : std_logic;
-  signal took    : std_logic;   -- a takeover's pop: its scratch word next
+  signal took    : std_logic;   -- a capture's pop: its scratch word next
   signal batched_now : std_logic;
 begin
   ram : entity work.stamp_slot_ram
@@ -319,9 +348,7 @@ begin
   field_w  <= dnw when st = S_PLAN0 else stw;
 
   -- the next capture waiting is for this slot: leave the rest to it
-  tail17 <= resize(count, 17) - resize(idx, 17);
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
-  nb <= resize(blen, 9) + resize(sw, 9);
   fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when uq = 5 else
              resize(unsigned(r_rdata(9 downto 2)), 9);
   fld_out <= '1' when fld_end >= resize(sw, 9) else '0';
@@ -330,21 +357,15 @@ begin
 
   -- the head entry was visible at its slot's latest ring read
   stale_p : process (all)
-    variable mh, mp : unsigned(FIFO_LOG2 downto 0);   -- head's slot, pass slot
-    variable vh, vp : std_logic;
+    variable mh : unsigned(FIFO_LOG2 downto 0);   -- the head's slot's
+    variable vh : std_logic;
   begin
     mh := mark(0);
     vh := mark_v(0);
-    mp := mark(0);
-    vp := mark_v(0);
     for i in 1 to N_SLOTS - 1 loop
       if to_integer(unsigned(cap_slot)) = i then
         mh := mark(i);
         vh := mark_v(i);
-      end if;
-      if to_integer(unsigned(slot)) = i then
-        mp := mark(i);
-        vp := mark_v(i);
       end if;
     end loop;
     head_stale <= '0';
@@ -352,11 +373,11 @@ begin
       head_stale <= '1';
     end if;
     head_cand <= '0';
-    if vp = '1' and before(unsigned(cap_rpos), mp) then
+    if before(unsigned(cap_rpos), pmark) then
       head_cand <= '1';
     end if;
     head_ccand <= '0';
-    if cmark_v = '1' and before(unsigned(cap_rpos), cmark) then
+    if before(unsigned(cap_rpos), cmark) then
       head_ccand <= '1';
     end if;
     head_old <= '0';
@@ -376,10 +397,14 @@ begin
   -- clock reads the word written at its end. The writes and the reads at
   -- the same edge: S_INIT writes step - 1 and reads step; a pop's last_data
   -- goes in while S_RCA0 reads ctrl; a takeover's while S_CHK reads the
-  -- ring base; S_UPD writes item u while reading item u + 2; the last item
-  -- (index, in S_EV) and the window's word (in S_WGAP) while captures is
-  -- read, a word neither of them writes (read-only in the window).
+  -- ring base; the counter sequencer writes item u while reading item
+  -- u + 2 (or, after its last item, the ring base: S_CNT, S_MUL's S_CWAIT);
+  -- the last item (index, in S_EV) and the window's word (in S_WGAP) while
+  -- captures is read, a word neither of them writes (read-only in the
+  -- window).
   r_raddr <= std_logic_vector(step) when st = S_INIT else
+             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(mu_u), kind), 5))
+               when mu_run = '1' else
              slot & std_logic_vector(to_unsigned(W_CAPTURES, 5)) when st = S_WGAP or st = S_EV else
              win_slot & win_word when st = S_IDLE or st = S_WIN else
              -- the capture for a stamp write: S_WRITE's word 0 from
@@ -400,15 +425,16 @@ begin
              -- the states before an entry address is formed (S_PLAN0 from
              -- S_CWAIT, S_CAUSE, S_CHK; S_CHK from S_SETTLE, S_WRITE; S_SETTLE
              -- lasts at least one clock after S_READ's done mask)
-             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
-               when st = S_CWAIT or st = S_CAUSE or st = S_PLAN0 or st = S_SETTLE or
-                    st = S_CHK or st = S_WRITE else
              slot & std_logic_vector(to_unsigned(W_CTRL, 5)) when st = S_RCA0 and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA0 and step = 1 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
-             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(step(3 downto 0)), kind), 5));
+             -- every other state: the ring base (S_CWAIT, S_CAUSE, S_PLAN0,
+             -- S_SETTLE, S_CHK, S_WRITE, S_CNT lead to an entry address;
+             -- S_SETTLE lasts at least one clock after S_READ's done mask);
+             -- never written during a pass
+             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5));
 
   process (clk)
     variable u    : natural range 0 to 15;
@@ -435,16 +461,26 @@ begin
         d_len <= (others => '0');
         slot <= (others => '0');
         kind <= '0';
-        lost <= (others => '0');
-        ncapt <= (others => '0');
-        nbatch <= (others => '0');
-        nempty <= (others => '0');
+        mu_run <= '0';
+        mu_v <= '0';
+        mu_fin <= '0';
+        mu_u <= (others => '0');
+        mu_q <= (others => '0');
+        mu_end <= (others => '0');
+        mu_op <= (others => '0');
+        ckind <= '0';
+        cempty <= '0';
+        ps <= (others => '0');
+        pb <= (others => '0');
+        lost8 <= (others => '0');
+        any <= '0';
+        seq0 <= (others => '0');
         mark <= (others => (others => '0'));
         mark_v <= (others => '0');
         smark <= (others => '0');
         smark_v <= '0';
         cmark <= (others => '0');
-        cmark_v <= '0';
+        pmark <= (others => '0');
         -- without a reset GHDL starts it 'U' and a capture without cause_en
         -- waited for a cause read forever (found by tb_synpcix_card);
         -- Verilator's zero start hid it
@@ -456,7 +492,6 @@ begin
         -- tb_capture_unit on the netlist differed from the RTL run by that
         rearm <= '0';
         uq <= (others => '0');
-        inc_r <= (others => '0');
         mc <= (others => '0');
         mc_run <= '0';
         drawn <= '0';
@@ -471,12 +506,13 @@ begin
         dnw <= (others => '0');
         cfg_bad <= '0';
         idx <= (others => '0');
+        nb <= (others => '0');
+        tail17 <= (others => '0');
         eoff <= (others => '0');
         seq <= (others => '0');
         mcand <= (others => '0');
         mplier <= (others => '0');
         left <= (others => '0');
-        nstamp <= (others => '0');
         err <= '0';
         cause_ok <= '0';
         cause_val <= (others => '0');
@@ -488,19 +524,34 @@ begin
         ev_slot <= (others => '0');
       else
         uq <= step(3 downto 0);
-        -- the increment for item step(3 downto 0), used the next clock
-        -- (in the order of upd_word)
-        case to_integer(step(3 downto 0)) is
-          when 0 => inc_r <= ncapt;
-          when 1 => inc_r <= nstamp;
-          when 2 => inc_r <= nbatch;
-          when 3 =>
-            inc_r <= nempty;
-            if kind = '1' and nstamp = 0 and err = '0' then inc_r <= nempty + 1; end if;
-          when 4 => inc_r <= lost;
-          when 5 => inc_r <= (0 => err, others => '0');   -- whole words only (GHDL synthesis)
-          when others => inc_r <= (others => '0');
-        end case;
+        took <= '0';
+        -- count - idx registered: S_PLAN0 / S_PLAN read it at least two
+        -- clocks after idx or count last changed (S_LOAD, S_WRITE ->
+        -- S_CNT -> S_CHK), and the subtraction in front of the burst
+        -- planning was bus_clk's critical path (59.7 MHz)
+        tail17 <= resize(count, 17) - resize(idx, 17);
+        -- the counter sequencer: read item mu_u (r_raddr), its operand
+        -- registered beside it (off the RAM output -> adder path); write
+        -- item mu_q back the clock its word is on r_rdata
+        mu_v <= mu_run;
+        mu_q <= mu_u;
+        if mu_run = '1' then
+          mu_op <= (others => '0');
+          case to_integer(mu_u) is
+            when 0 => mu_op(0) <= ckind;
+            when 1 => mu_op <= lost8;
+            when 2 => mu_op(0) <= cempty or (mu_fin and kind and not any and not err);
+            when 3 => mu_op(4 downto 0) <= ps;
+            when 4 => mu_op(4 downto 0) <= pb;
+            when 5 => mu_op(0) <= err;
+            when others => null;
+          end case;
+          if mu_u = mu_end then
+            mu_run <= '0';
+          else
+            mu_u <= mu_u + 1;
+          end if;
+        end if;
         -- a pop moves the head past the last stale entry of a slot
         if cap_pop = '1' then
           for i in 0 to N_SLOTS - 1 loop
@@ -510,47 +561,6 @@ begin
           end loop;
           if smark = unsigned(cap_rpos) + 1 then
             smark_v <= '0';
-          end if;
-          if cmark = unsigned(cap_rpos) + 1 then
-            cmark_v <= '0';
-          end if;
-        end if;
-        -- the pass's first cause read runs beside the row load
-        if cause_busy = '1' then
-          if d_ready = '1' then
-            dv <= '0';
-          end if;
-          if d_rd_valid = '1' then
-            -- the pass's first value, not ORed with an earlier pass's:
-            -- cause_last is this pass's, and cause_acc must not get back
-            -- bits the driver has cleared
-            cause_val <= d_rd_data;
-          end if;
-          if d_done = '1' then
-            cause_busy <= '0';
-            if d_err /= "00" then
-              cerr <= '1';
-            else
-              cause_ok <= '1';
-              cmark <= unsigned(cap_wpos);
-              cmark_v <= '1';
-            end if;
-          end if;
-        end if;
-
-        -- the mark of this pass's ring read, settle clocks after its boundary
-        if mc_run = '1' then
-          if mc = 0 then
-            for i in 0 to N_SLOTS - 1 loop
-              if i = to_integer(unsigned(slot)) then
-                mark(i) <= unsigned(cap_wpos);
-                mark_v(i) <= '1';
-              end if;
-            end loop;
-            drawn <= '1';
-            mc_run <= '0';
-          else
-            mc <= mc - 1;
           end if;
         end if;
         case st is
@@ -574,10 +584,11 @@ begin
               win_turn <= '1';
               slot <= cap_slot;
               kind <= cap_kind;
-              lost <= resize(unsigned(cap_lost), 16);
-              ncapt <= (0 => cap_kind, others => '0');
-              nbatch <= (others => '0');
-              nempty <= (others => '0');
+              -- counted in the row during S_MUL (kind 1) or at the end
+              ckind <= cap_kind;
+              lost8 <= unsigned(cap_lost);
+              cempty <= '0';
+              any <= '0';
               fresh <= not head_stale;
               for i in 0 to N_SLOTS - 1 loop
                 if i = to_integer(unsigned(cap_slot)) then
@@ -586,15 +597,15 @@ begin
                 end if;
               end loop;
               -- the capture into the row (the write port is free): the
-              -- time's low word now, the scratch word in S_RCA0's first
-              -- clock (the head stays on cap_* until the pop's edge)
+              -- time's low word now, the scratch word in the next clock
+              -- (took; the head stays on cap_* until the pop's edge)
               if cap_kind = '1' then
                 r_we <= '1';
                 r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
                 r_wdata <= cap_ns(31 downto 0);
+                took <= '1';
               end if;
               cap_pop <= '1';
-              nstamp <= (others => '0');
               err <= '0';
               cause_ok <= '0';
               cerr <= '0';
@@ -661,7 +672,9 @@ begin
                 when 8 => settle <= unsigned(r_rdata(3 downto 0));
                 when 9 => null;
                 when 10 => idx <= unsigned(r_rdata(15 downto 0));
-                when others => seq <= unsigned(r_rdata(7 downto 0));   -- stamped
+                when others =>   -- stamped
+                  seq <= unsigned(r_rdata(7 downto 0));
+                  seq0 <= unsigned(r_rdata(7 downto 0));
               end case;
             end if;
             if step = N_LOAD then
@@ -670,6 +683,12 @@ begin
                 st <= S_UPD;
                 step <= (others => '0');
               else
+                -- the capture into the row's counters while S_MUL runs (it
+                -- uses neither RAM port)
+                mu_run <= '1';
+                mu_fin <= '0';
+                mu_u <= (others => '0');
+                mu_end <= to_unsigned(U_POP_LAST, 4);
                 -- eoff = idx * sw by shift and add (the index may have been
                 -- written by the driver)
                 mcand <= resize(idx, 24);
@@ -708,11 +727,6 @@ begin
             -- control word and cause address first: the cause read goes out
             -- while the rest of the row loads, so the NIC re-arms early
             step <= step + 1;
-            if step = 0 and kind = '1' then
-              r_we <= '1';
-              r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
-              r_wdata <= cap_scr;
-            end if;
             if step = 1 then
               cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
             elsif step = 2 then
@@ -744,9 +758,6 @@ begin
             end if;
 
           when S_CAUSE =>
-            if d_ready = '1' then
-              dv <= '0';
-            end if;
             if d_rd_valid = '1' then
               cause_val <= cause_val or d_rd_data;   -- a pass may read it twice
             end if;
@@ -758,8 +769,7 @@ begin
               else
                 cause_ok <= '1';
                 cmark <= unsigned(cap_wpos);
-                cmark_v <= '1';
-                st <= S_PLAN0;
+                  st <= S_PLAN0;
               end if;
             end if;
 
@@ -776,6 +786,7 @@ begin
               acar <= alo(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
+              nb <= resize(sw, 9) + 1;
               st <= S_PLAN;
             end if;
 
@@ -795,7 +806,9 @@ begin
                nb <= 16 and
                (daddr(9 downto 4) /= "111111" or resize(daddr(3 downto 0), 5) + nb(4 downto 0) <= 16) then
               ne <= ne + 1;
+              -- (sw <= 15 here: nb <= 16)
               blen <= blen + resize(sw, 5);
+              nb <= nb + resize(sw, 9);
             else
               dv <= '1';
               dwr <= '0';
@@ -809,9 +822,6 @@ begin
             end if;
 
           when S_READ =>
-            if d_ready = '1' then
-              dv <= '0';
-            end if;
             if d_rd_valid = '1' then
               if wc = 0 then
                 if alldone = '1' and (d_rd_data and r_rdata) /= x"00000000" then  -- r_rdata: done_mask
@@ -850,7 +860,16 @@ begin
             end if;
 
           when S_CHK =>
-            if nd = 0 then
+            if nd = 0 and ps /= 0 and
+               ((alldone = '1' and left /= 0) or (rearm = '1' and cause_en = '1')) then
+              -- the burst's stamps into the row before the next ring read
+              -- (S_UPD counts them when the pass ends here)
+              mu_run <= '1';
+              mu_fin <= '0';
+              mu_u <= to_unsigned(U_ST_FIRST, 4);
+              mu_end <= to_unsigned(U_ST_LAST, 4);
+              st <= S_CNT;
+            elsif nd = 0 then
               -- every entry of the burst was done: the ring may hold more
               if alldone = '1' and left /= 0 then
                 st <= S_PLAN0;
@@ -866,31 +885,31 @@ begin
               end if;
             elsif cap_pop = '1' then
               -- the pop takes effect at this edge: the head is stale
-              if took = '1' then
-                r_we <= '1';
-                r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
-                r_wdata <= cap_scr;
-              end if;
-              took <= '0';
+              -- count it in the row
+              mu_run <= '1';
+              mu_fin <= '0';
+              mu_u <= (others => '0');
+              mu_end <= to_unsigned(U_POP_LAST, 4);
+              st <= S_CNT;
             elsif fresh = '0' and same_next = '1' and head_old = '1' then
               -- a stale capture of this slot (its entry was stamped by an
               -- earlier pass): counted as empty, its time unused
               cap_pop <= '1';
-              lost <= lost + unsigned(cap_lost);
-              ncapt <= ncapt + 1;
-              nempty <= nempty + 1;
+              ckind <= '1';
+              lost8 <= unsigned(cap_lost);
+              cempty <= '1';
               rearm <= '1';
             elsif fresh = '0' and same_next = '1' and head_cand = '1' and
                   (cause_en = '0' or head_ccand = '1') then
               -- the MSI of an entry this read saw: its time for this entry
               cap_pop <= '1';
-              lost <= lost + unsigned(cap_lost);
-              ncapt <= ncapt + 1;
+              ckind <= '1';
+              lost8 <= unsigned(cap_lost);
               rearm <= '1';
               -- its time's low word now, the scratch word in the next
               -- clock (cap_pop = 1: the head is still this capture)
               r_we <= '1';
-              r_waddr <= slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
+              r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
               r_wdata <= cap_ns(31 downto 0);
               fresh <= '1';
               took <= '1';
@@ -911,9 +930,6 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             end if;
-            if d_ready = '1' then
-              dv <= '0';
-            end if;
             if d_wd_ready = '1' then
               wsel <= '1';
             end if;
@@ -923,10 +939,10 @@ begin
                 st <= S_UPD;
                 step <= (others => '0');
               else
-                nstamp <= nstamp + 1;
-                if fresh = '0' then
-                  nbatch <= nbatch + 1;
-                end if;
+                -- count the stamp in the row (S_CNT), then on to S_CHK
+                any <= '1';
+                ps <= ps + 1;
+                if fresh = '0' then pb <= pb + 1; end if;
                 fresh <= '0';
                 seq <= seq + 1;
                 left <= left - 1;
@@ -942,38 +958,23 @@ begin
               end if;
             end if;
 
-          when S_UPD =>
-            -- read-modify-write of the row's counters and state
-            step <= step + 1;
-            if step /= 0 then
-              u := to_integer(uq);
-              old := unsigned(r_rdata);
-              r_wdata <= std_logic_vector(old + inc_r);
-              case u is  -- the order of upd_word
-                when 6 =>
-                  if cause_ok = '1' then r_wdata <= cause_val; end if;
-                when 7 =>
-                  if cause_ok = '1' then r_wdata <= std_logic_vector(old) or cause_val; end if;
-                when 8 =>
-                  null;   -- last_stamp_lo was written at the pop
-                when 9 =>
-                  if kind = '1' then   -- from the scratch word
-                    r_wdata <= MARKER & "00" & std_logic_vector(seq - nstamp(7 downto 0))
-                               & std_logic_vector(old(15 downto 0));
-                  end if;
-                when 10 =>
-                  if kind = '1' then   -- from the scratch word
-                    r_wdata <= x"0000" & std_logic_vector(old(31 downto 16));
-                  end if;
-                when 11 =>
-                  if nstamp /= 0 then r_wdata <= x"0000" & std_logic_vector(idx); end if;
-                when others =>
-                  null;
-              end case;
-              r_we <= '1';
-              r_waddr <= slot & std_logic_vector(to_unsigned(upd_word(u), 5));
+          when S_CNT =>
+            -- the counter sequencer counts a capture or a stamp; its last
+            -- write goes out in the clock S_CHK starts (r_raddr: the ring
+            -- base from the clock mu_run ends)
+            if mu_run = '0' then
+              st <= S_CHK;
             end if;
-            if step = N_UPD then
+
+          when S_UPD =>
+            -- the pass's end: every item of the row once
+            if step = 0 then
+              step <= to_unsigned(1, 8);
+              mu_run <= '1';
+              mu_fin <= '1';
+              mu_u <= (others => '0');
+              mu_end <= to_unsigned(U_END_LAST, 4);
+            elsif mu_run = '0' then
               st <= S_EV;
             end if;
 
@@ -984,6 +985,84 @@ begin
             end if;
             st <= S_IDLE;
         end case;
+        -- the pass's first cause read runs beside the row load
+        if cause_busy = '1' then
+          if d_rd_valid = '1' then
+            -- the pass's first value, not ORed with an earlier pass's:
+            -- cause_last is this pass's, and cause_acc must not get back
+            -- bits the driver has cleared
+            cause_val <= d_rd_data;
+          end if;
+          if d_done = '1' then
+            cause_busy <= '0';
+            if d_err /= "00" then
+              cerr <= '1';
+            else
+              cause_ok <= '1';
+              cmark <= unsigned(cap_wpos);
+            end if;
+          end if;
+        end if;
+
+        -- the mark of this pass's ring read, settle clocks after its boundary
+        if mc_run = '1' then
+          if mc = 0 then
+            for i in 0 to N_SLOTS - 1 loop
+              if i = to_integer(unsigned(slot)) then
+                mark(i) <= unsigned(cap_wpos);
+                pmark <= unsigned(cap_wpos);
+                mark_v(i) <= '1';
+              end if;
+            end loop;
+            drawn <= '1';
+            mc_run <= '0';
+          else
+            mc <= mc - 1;
+          end if;
+        end if;
+        -- the DMA port: a request ends at its d_ready; a failed cause
+        -- read (S_CAUSE), ring read (S_READ) or stamp write (S_WRITE) ends
+        -- the pass
+        if d_ready = '1' then
+          dv <= '0';
+        end if;
+        -- a popped capture's scratch word (its time bits 47..32 and its
+        -- data) the clock after its last_stamp_lo: the head still holds it
+        if took = '1' then
+          r_we <= '1';
+          r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
+          r_wdata <= cap_scr;
+        end if;
+        -- the sequencer's write-back (no state writes the RAM meanwhile)
+        if mu_v = '1' then
+          r_we <= '1';
+          r_waddr <= slot & std_logic_vector(to_unsigned(upd_word(to_integer(mu_q)), 5));
+          r_wdata <= std_logic_vector(unsigned(r_rdata) + resize(mu_op, 32));
+          case to_integer(mu_q) is
+            when 2 =>   -- the capture is counted
+              ckind <= '0';
+              lost8 <= (others => '0');
+              cempty <= '0';
+            when 4 =>   -- the stamp is counted
+              ps <= (others => '0');
+              pb <= (others => '0');
+            when 6 =>
+              if cause_ok = '1' then r_wdata <= cause_val; end if;
+            when 7 =>
+              if cause_ok = '1' then r_wdata <= r_rdata or cause_val; end if;
+            when 8 =>
+              if kind = '1' then   -- from the scratch word
+                r_wdata <= MARKER & "00" & std_logic_vector(seq0) & r_rdata(15 downto 0);
+              end if;
+            when 9 =>
+              if kind = '1' then   -- from the scratch word
+                r_wdata <= x"0000" & r_rdata(31 downto 16);
+              end if;
+            when 10 =>
+              if any = '1' then r_wdata <= x"0000" & std_logic_vector(idx); end if;
+            when others => null;
+          end case;
+        end if;
       end if;
     end if;
   end process;
