@@ -43,7 +43,7 @@ package clock_msg_pkg is
 
   -- PPS servo parameters, read by pps_servo from the register RAM (a copy
   -- with its own read port, in clock_regs) when its sequencer needs them
-  subtype par_t is natural range 0 to 15;
+  subtype par_t is natural range 0 to 31;
   constant P_INTERVAL : par_t := 0;
   constant P_KP       : par_t := 1;
   constant P_KI       : par_t := 2;
@@ -60,4 +60,14 @@ package clock_msg_pkg is
   constant P_REJECTS  : par_t := 11;
   constant P_LOSSES   : par_t := 12;
   constant P_STEPS    : par_t := 13;
+  constant P_GAPS     : par_t := 14;  -- edges dropped by the minimum gap
+  -- results the servo hands to the register RAM through the same port
+  -- (cnt_req/cnt_sel/cnt_val: one 32-bit word at a time, from its adder's
+  -- accumulator), so it keeps no output registers for them
+  constant P_OFFSET   : par_t := 16;  -- pps.offset_ns
+  constant P_FREQ     : par_t := 17;  -- pps.freq_adj (before freq_req)
+  constant P_STEP_LO  : par_t := 18;  -- the phase step, bits 31..0 (before
+                                      -- step_req; the step is its sign extension)
+  constant P_STAMP_LO : par_t := 19;  -- the accepted stamp, low word, then
+  constant P_STAMP_HI : par_t := 20;  -- its high word (the pair is atomic)
 end package;
