@@ -4,7 +4,9 @@
 -- not software-visible, so they live here and not in the register map.
 --
 -- bus -> timebase: 4-bit address + 32-bit word (one cdc_handshake).
--- timebase -> bus: 2-bit kind + 96-bit payload (one cdc_handshake).
+-- timebase -> bus: answers as 32-bit words, each with its destination
+-- (kind & word number, 4 bits; one cdc_handshake of 36 bits). The words
+-- of one answer are sent back to back, the last one completes it.
 library ieee;
 use ieee.std_logic_1164.all;
 
@@ -35,11 +37,27 @@ package clock_msg_pkg is
   constant C_POP      : natural := 4;
   constant C_EVSTAT   : natural := 5;
 
-  constant RESP_W : natural := 98;
-  constant R_SNAP   : std_logic_vector(1 downto 0) := "00";  -- ns(64) frac(32)
-  constant R_EVENT  : std_logic_vector(1 downto 0) := "01";  -- found seq(16) ch(3) pad(12) stamp(64)
-  constant R_PPS    : std_logic_vector(1 downto 0) := "10";  -- stamp(64) glitches(16) is_stamp pad(15)
-  constant R_EVSTAT : std_logic_vector(1 downto 0) := "11";  -- overflows(32) level(16) pad(48)
+  constant RESP_W : natural := 36;
+  subtype dest_t is std_logic_vector(3 downto 0);
+  -- snapshot: ns 31..0 (the time of the clock the word is taken), ns
+  -- 63..32 of that clock, the fraction of that clock (last)
+  constant D_TIME_LO   : dest_t := "0000";
+  constant D_TIME_HI   : dest_t := "0001";
+  constant D_TIME_FRAC : dest_t := "0010";
+  -- event FIFO pop: stamp ns 31..0, 63..32, info word as in the register
+  -- map (found, seq, channel) (last)
+  constant D_EV_LO     : dest_t := "0100";
+  constant D_EV_HI     : dest_t := "0101";
+  constant D_EV_INFO   : dest_t := "0110";
+  -- FIFO state: level, overflows (last)
+  constant D_EV_LEVEL  : dest_t := "1000";
+  constant D_EV_OVF    : dest_t := "1001";
+  -- PPS: stamp ns 31..0, 63..32, then the filter's glitch count (32 bits,
+  -- wraps): D_PPS_FILT_S after a stamp, D_PPS_FILT alone for a glitch
+  constant D_PPS_LO     : dest_t := "1100";
+  constant D_PPS_HI     : dest_t := "1101";
+  constant D_PPS_FILT   : dest_t := "1110";
+  constant D_PPS_FILT_S : dest_t := "1111";
 
   -- PPS servo parameters, read by pps_servo from the register RAM (a copy
   -- with its own read port, in clock_regs) when its sequencer needs them
@@ -61,6 +79,9 @@ package clock_msg_pkg is
   constant P_LOSSES   : par_t := 12;
   constant P_STEPS    : par_t := 13;
   constant P_GAPS     : par_t := 14;  -- edges dropped by the minimum gap
+  -- the PPS stamp as the register file wrote it from the answer (read)
+  constant P_PPS_LO   : par_t := 21;
+  constant P_PPS_HI   : par_t := 22;
   -- results the servo hands to the register RAM through the same port
   -- (cnt_req/cnt_sel/cnt_val: one 32-bit word at a time, from its adder's
   -- accumulator), so it keeps no output registers for them

@@ -42,8 +42,9 @@ entity clock_regs is
     msg_valid  : out std_logic;
     msg        : out std_logic_vector(MSG_W - 1 downto 0);
     msg_ready  : in  std_logic;
-    -- an answer from the timebase domain waits in the crossing (resp is
-    -- stable while resp_pend = 1); resp_take releases it
+    -- an answer word from the timebase domain waits in the crossing (resp
+    -- is stable while resp_pend = 1); resp_take releases it. resp is the
+    -- word's destination (clock_msg_pkg D_*) & the word.
     resp_pend  : in  std_logic;
     resp_take  : out std_logic;
     resp       : in  std_logic_vector(RESP_W - 1 downto 0);
@@ -157,7 +158,28 @@ architecture rtl of clock_regs is
   constant SL_GAP     : natural := SL_FIRST_OWN + 4;  -- the servo's gap glitches
   constant SL_STLO    : natural := SL_FIRST_OWN + 5;  -- the servo's last accepted
   constant SL_STHI    : natural := SL_FIRST_OWN + 6;  -- stamp (copied on a read)
-  constant SL_LAST_OWN  : natural := SL_STHI;
+  constant SL_PPS_LO  : natural := SL_FIRST_OWN + 7;  -- the PPS stamp as it came
+  constant SL_PPS_HI  : natural := SL_FIRST_OWN + 8;  -- (read by the servo)
+  constant SL_FILT    : natural := SL_FIRST_OWN + 9;  -- the filter's glitch count
+  constant SL_LAST_OWN  : natural := SL_FILT;
+
+  -- the RAM word an answer word goes to
+  function slot_of_dest (d : std_logic_vector(3 downto 0)) return natural is
+  begin
+    case d is
+      when D_TIME_LO => return REG_CLOCK_TIME_NS_LO / 4;
+      when D_TIME_HI => return REG_CLOCK_TIME_NS_HI / 4;
+      when D_TIME_FRAC => return REG_CLOCK_TIME_FRAC / 4;
+      when D_EV_LO => return REG_EVENT_STAMP_NS_LO / 4;
+      when D_EV_HI => return REG_EVENT_STAMP_NS_HI / 4;
+      when D_EV_INFO => return REG_EVENT_STAMP_INFO / 4;
+      when D_EV_LEVEL => return REG_EVENT_STATUS / 4;
+      when D_EV_OVF => return REG_EVENT_OVERFLOWS / 4;
+      when D_PPS_LO => return SL_PPS_LO;
+      when D_PPS_HI => return SL_PPS_HI;
+      when others => return SL_FILT;        -- D_PPS_FILT(_S); nothing else is sent
+    end case;
+  end function;
 
   -- the RAM word of a servo parameter, counter or result
   function word_of_par (p : natural) return natural is
@@ -182,6 +204,8 @@ architecture rtl of clock_regs is
       when P_STEP_LO => return SL_STEP_LO;
       when P_STAMP_LO => return SL_STLO;
       when P_STAMP_HI => return SL_STHI;
+      when P_PPS_LO => return SL_PPS_LO;
+      when P_PPS_HI => return SL_PPS_HI;
       when others => return REG_PPS_LOCK_COUNT / 4;
     end case;
   end function;
@@ -293,7 +317,6 @@ architecture rtl of clock_regs is
   type dec_rom_t is array (127 downto 0) of dec_t;
   function dec_table return dec_rom_t is
     variable r : dec_rom_t;
-    variable ev : std_logic;
   begin
     for i in 0 to 127 loop
       assert rw_mask(i * 4) = x"00000000" or mask_class(rw_mask(i * 4)) /= 0
@@ -302,9 +325,7 @@ architecture rtl of clock_regs is
       assert (i < SL_FIRST_OWN or i > SL_LAST_OWN) or
              (wop_of(i * 4) = WO_BAD and rop_of(i * 4) = RO_BAD)
         report "clock_regs: a register moved onto the sequencer's own words" severity failure;
-      ev := '0';
-      if i * 4 = REG_EVENT_STATUS then ev := '1'; end if;
-      r(i) := "0000" & ev & std_logic_vector(to_unsigned(mask_class(rw_mask(i * 4)), 3)) &
+      r(i) := "00000" & std_logic_vector(to_unsigned(mask_class(rw_mask(i * 4)), 3)) &
               std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
               std_logic_vector(to_unsigned(wop_of(i * 4), 4));
     end loop;
@@ -371,8 +392,7 @@ architecture rtl of clock_regs is
   -- the write path: RAM(w_slot) <= (ram_q if w_aen) + source + carry,
   -- masked to 8 bits for eff_period_ns; w_sat drops the write when it
   -- carries out (bad_access saturates)
-  type src_t is (X_ZERO, X_WDATA, X_RAMQ, X_SEXT, X_FILT, X_CNT, X_RLO, X_RMID, X_RHI,
-                 X_LEVEL, X_INFO, X_STATUS, X_CMD, X_PPSCFG);
+  type src_t is (X_ZERO, X_WDATA, X_RAMQ, X_SEXT, X_CNT, X_RESP, X_STATUS, X_CMD, X_PPSCFG);
   signal w_en, w_aen, w_cin, w_cy, w_m8, w_sat : std_logic := '0';
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
@@ -385,14 +405,16 @@ architecture rtl of clock_regs is
   signal ram_we, cy_r : std_logic := '0';
 
   -- the sequencer
-  type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR, RSP2, RSP3,
-                E1, E2, E3, CMDW, P1, P2, G2, ST1, ST2, STL2, STL3);
+  type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
+                E1, E2, E3, CMDW, P1, P2, G1, G2, ST1, ST2, STL2, STL3);
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
   signal init_n : natural range 0 to 128 := 0;
   signal tslot : natural range 0 to 127 := 0;   -- the word the access returns
-  signal badf, rd_bad, eff_cmd, acc_status : std_logic := '0';
+  signal badf, rd_bad, eff_cmd : std_logic := '0';
+  -- the last word of the answer an access waits for
+  signal wait_d : std_logic_vector(3 downto 0) := D_TIME_FRAC;
   signal cmd : natural range 0 to 5 := 0;
   -- the messages to send: k_r up to m_last, then the command if then_c
   signal k_r, m_last : natural range 0 to 15 := 0;
@@ -404,10 +426,8 @@ architecture rtl of clock_regs is
   -- between the servo's two stamp words no access starts (a read of
   -- stamp_ns_lo copies both: it must not see half a stamp)
   signal stamp_lock : std_logic := '0';
-  signal is_pps : std_logic;
-  -- glitch filter drops counted in the timebase domain (16 bits, wraps):
+  signal sv_stamp : std_logic := '0';
   -- the last count seen and how often it wrapped make the 32-bit total
-  signal last_filt, filt_hi : unsigned(15 downto 0) := (others => '0');
 
   signal wmask : word;
 
@@ -443,7 +463,7 @@ begin
     port map (
       clk => clk, rst => rst, mode => pps_ctrl(1 downto 0),
       par => s_par, par_q => pram_q,
-      stamp_valid => stamp_valid, stamp => unsigned(resp(95 downto 32)), us_tick => us_tick,
+      stamp_valid => stamp_valid, us_tick => us_tick,
       accepted => open, step_req => s_step_req,
       freq_req => s_freq_req, req_ack => s_ack,
       state => s_state, present => s_present,
@@ -454,9 +474,8 @@ begin
   -- a PPS answer is taken at once (the servo latches the stamp, the glitch
   -- count is folded in); the other answers when the sequencer has written
   -- their words into the RAM
-  is_pps <= '1' when resp_pend = '1' and resp(97 downto 96) = R_PPS else '0';
-  stamp_valid <= is_pps and resp(15);
-  resp_take <= take_r or is_pps;
+  stamp_valid <= sv_stamp;
+  resp_take <= take_r;
 
 
   with w_src select srcv <=
@@ -466,13 +485,8 @@ begin
     ram_q when X_RAMQ,
     -- the sign of the adder's source operand (the word taken a clock ago)
     (31 downto 0 => b_r(31)) when X_SEXT,
-    std_logic_vector(filt_hi & last_filt) when X_FILT,
     s_cnt_val when X_CNT,
-    resp(31 downto 0) when X_RLO,
-    resp(63 downto 32) when X_RMID,
-    resp(95 downto 64) when X_RHI,
-    x"0000" & resp(63 downto 48) when X_LEVEL,
-    resp(95) & "0000000" & resp(94 downto 79) & "00000" & resp(78 downto 76) when X_INFO,
+    resp(31 downto 0) when X_RESP,
     x"0000000" & stamp_new & s_present & s_state when X_STATUS,
     std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD,
     -- min_width (its RAM word, just read) & polarity & enable
@@ -514,15 +528,6 @@ begin
     if rising_edge(clk) then
       cy_r <= sum(32);
       b_r <= srcv;
-      if is_pps = '1' then
-        last_filt <= unsigned(resp(31 downto 16));
-        if unsigned(resp(31 downto 16)) < last_filt then
-          filt_hi <= filt_hi + 1;
-        end if;
-      end if;
-      if rst = '1' then
-        last_filt <= (others => '0'); filt_hi <= (others => '0');
-      end if;
     end if;
   end process;
 
@@ -536,10 +541,19 @@ begin
     begin
       w_en <= '1'; w_slot <= slot; w_src <= src; w_aen <= aen;
     end procedure;
+    -- an answer word into its RAM word; the crossing is released with the
+    -- write (take_r), so the word is taken once
+    procedure take_word is
+    begin
+      wr(slot_of_dest(resp(35 downto 32)), X_RESP); take_r <= '1';
+      if resp(35 downto 32) = D_PPS_FILT_S then
+        sv_stamp <= '1';        -- the stamp's words are in: the servo may read them
+      end if;
+    end procedure;
   begin
     if rising_edge(clk) then
       w_en <= '0'; w_aen <= '0'; w_cin <= '0'; w_cy <= '0'; w_m8 <= '0'; w_sat <= '0';
-      ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
+      ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0'; sv_stamp <= '0';
 
       case st is
         when INIT =>
@@ -564,6 +578,8 @@ begin
             tslot <= to_integer(unsigned(reg_addr(8 downto 2)));
             badf <= '0'; rd_bad <= '0'; eff_cmd <= '0'; cont <= C_END;
             st <= DEC;
+          elsif resp_pend = '1' and take_r = '0' then
+            take_word;            -- a PPS answer (nothing else comes unasked)
           elsif s_cnt_req = '1' and s_cnt_ack = '0' then
             -- the servo's counters live in the RAM; it writes them back here
             -- and its results (one word each)
@@ -589,7 +605,6 @@ begin
           end if;
 
         when DEC =>
-            acc_status <= dec_q(11);
             if reg_write = '1' then
               -- a writable register keeps what was written (its fields only);
               -- a refused value is not written and counts in bad_access
@@ -652,13 +667,14 @@ begin
                   rslot <= SL_BAD; rd_bad <= '1'; st <= FIN;
                 when RO_SNAP =>
                   cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
-                  cont <= C_WAIT; st <= PICK;
+                  wait_d <= D_TIME_FRAC; cont <= C_WAIT; st <= PICK;
                 when RO_EVSTAT =>
+                  -- both words (level, overflows) are written; tslot is read
                   cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
-                  cont <= C_WAIT; st <= PICK;
+                  wait_d <= D_EV_OVF; cont <= C_WAIT; st <= PICK;
                 when RO_POP =>
                   cmd <= C_POP; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
-                  cont <= C_WAIT; st <= PICK;
+                  wait_d <= D_EV_INFO; cont <= C_WAIT; st <= PICK;
                 when RO_EFF =>
                   rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
                 when RO_STATUS =>
@@ -668,8 +684,8 @@ begin
                   -- writes them only while no access runs: consistent)
                   rslot <= SL_STLO; w_src <= X_RAMQ; stamp_new <= '0'; st <= STL2;
                 when RO_GLITCH =>
-                  -- the servo's gap drops (RAM) + the filter's drops
-                  rslot <= SL_GAP; w_src <= X_FILT; st <= G2;
+                  -- the servo's gap drops + the filter's drops (both RAM)
+                  rslot <= SL_FILT; st <= G1;
                 when RO_PLAIN =>
                   rslot <= tslot_of(reg_addr); st <= FIN;
                 when others =>
@@ -710,8 +726,10 @@ begin
           wr(SL_PPSCFG, X_PPSCFG); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
 
         -- glitches = the servo's gap drops (ram_q) + the filter's (b_r)
+        when G1 =>
+          w_src <= X_RAMQ; rslot <= SL_GAP; st <= G2;
         when G2 =>
-          wr(tslot, X_FILT, '1'); st <= RD;
+          wr(tslot, X_RAMQ, '1'); st <= RD;
 
         -- the stamp copy: each word written as it is read (X_RAMQ)
         when STL2 =>
@@ -744,35 +762,15 @@ begin
             end if;
           end if;
 
-        -- the answer's words into the RAM, then the crossing is released
+        -- the answer's words into the RAM as they come (a PPS answer's
+        -- too), until the last word of the one this access asked for
         when WAITR =>
-          if resp_pend = '1' and resp(97 downto 96) /= R_PPS then
-            case resp(97 downto 96) is
-              when R_SNAP => wr(REG_CLOCK_TIME_NS_LO / 4, X_RMID); st <= RSP2;
-              when R_EVENT => wr(REG_EVENT_STAMP_NS_LO / 4, X_RLO); st <= RSP2;
-              when others =>
-                if acc_status = '1' then
-                  wr(REG_EVENT_STATUS / 4, X_LEVEL);
-                else
-                  wr(REG_EVENT_OVERFLOWS / 4, X_RHI);
-                end if;
-                take_r <= '1'; st <= RD;
-            end case;
+          if resp_pend = '1' and take_r = '0' then
+            take_word;
+            if resp(35 downto 32) = wait_d then
+              st <= RD;
+            end if;
           end if;
-        when RSP2 =>
-          if resp(96) = '0' then
-            wr(REG_CLOCK_TIME_NS_HI / 4, X_RHI);
-          else
-            wr(REG_EVENT_STAMP_NS_HI / 4, X_RMID);
-          end if;
-          st <= RSP3;
-        when RSP3 =>
-          if resp(96) = '0' then
-            wr(REG_CLOCK_TIME_FRAC / 4, X_RLO);
-          else
-            wr(REG_EVENT_STAMP_INFO / 4, X_INFO);
-          end if;
-          take_r <= '1'; st <= RD;
 
         -- end of an access: count a bad one, then return the word
         when ENDS =>
@@ -797,7 +795,7 @@ begin
       if rst = '1' then
         st <= INIT; init_n <= 0; m_have <= '0'; w_en <= '0';
         ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
-        badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; servo_step <= '0'; stamp_lock <= '0';
+        badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; sv_stamp <= '0'; servo_step <= '0'; stamp_lock <= '0';
         pps_ctrl <= PPS_CTRL_RESET(2 downto 0);
       end if;
     end if;

@@ -45,7 +45,9 @@
 -- The PPS-loss test (us_since >= loss_us) runs on the adder while the
 -- sequencer is idle and microsecond ticks are pending (pend, counted while
 -- an edge is worked on and added in one operation); a stamp that arrives
--- meanwhile waits (stamp_valid is remembered).
+-- meanwhile waits (stamp_valid is remembered). The stamp itself is read
+-- from the register RAM (LDA..LDC, 32 bits per clock into sr) when the
+-- servo starts on it: the register file writes a PPS answer's words there.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -61,8 +63,9 @@ entity pps_servo is
     -- in the register map: mant(23..8), shift(4..0))
     par           : out par_t;
     par_q         : in  std_logic_vector(31 downto 0);
+    -- a PPS stamp is in the register RAM (words P_PPS_LO, P_PPS_HI, read
+    -- through par/par_q when the servo starts on it)
     stamp_valid   : in  std_logic;
-    stamp         : in  unsigned(63 downto 0);          -- valid with stamp_valid only
     us_tick       : in  std_logic;
     accepted      : out std_logic;                      -- strobe: stamp kept
     -- requests to the timebase; held until ack. The step (P_STEP_LO,
@@ -107,7 +110,7 @@ architecture rtl of pps_servo is
   --   HLD   r := integ, for freq_adj in holdover
   -- Other states take one clock: IDLE, CNTW, M0 (r := 0 before MODS),
   -- DECIDE (the state machine), RSHF (r >>= 1, shift times), WAIT_ACK.
-  type seq_t is (IDLE, G1, G2, G3, SL1, SH1, INC, CNTW, M0, MODS, MFIX, FOLD1,
+  type seq_t is (IDLE, LDA, LDB, LDC, G1, G2, G3, SL1, SH1, INC, CNTW, M0, MODS, MFIX, FOLD1,
                  FOLD2, ABSE, CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, STPI, LOADK, MULT,
                  RSHF, SATP, ACC, SATA, FRQ, WAIT_ACK, LS1, LS2, HLD, HLD2);
   type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_SR, A_SRH, A_PEND);
@@ -283,13 +286,15 @@ begin
   end process;
 
   with seq select is_op <=
-    '0' when IDLE | CNTW | M0 | DECIDE | RSHF | WAIT_ACK | STPI | FRQ | HLD2,
+    '0' when IDLE | LDA | LDB | LDC | CNTW | M0 | DECIDE | RSHF | WAIT_ACK | STPI | FRQ | HLD2,
     '1' when others;
 
   -- the parameter each step reads
   parsel : process (all)
   begin
     case seq is
+      when LDA => par <= P_PPS_LO;
+      when LDB => par <= P_PPS_HI;
       when G1 | G2 | G3 => par <= P_GAP;
       when CMP_S => par <= P_STEP;
       when CMP_L => par <= P_LOCK;
@@ -400,7 +405,6 @@ begin
         pend <= pend + 1;
       end if;
       -- a stamp is taken whenever no edge is being worked on
-      -- (into sr at once: the register file keeps no copy of the stamp)
       if sr_load = '1' then
         sv_pend <= '1';
       end if;
@@ -456,7 +460,7 @@ begin
           seq <= SL1;
         elsif sv_pend = '1' then
           sv_pend <= '0';
-          seq <= G1;
+          seq <= LDA;
         elsif pend /= 0 and pres = '1' then
           seq <= LS1;
         end if;
@@ -475,6 +479,13 @@ begin
           creq <= '0';
           seq <= ret;
         end if;
+
+      elsif seq = LDA then
+        seq <= LDB;
+      elsif seq = LDB then
+        seq <= LDC;
+      elsif seq = LDC then
+        seq <= G1;
 
       elsif seq = STPI then
         -- the step's low word is in the register RAM: request it, count it
@@ -737,15 +748,14 @@ begin
   -- registers loaded from the datapath, each in its own process with one
   -- strobe: no per-state multiplexer in front of them
   act <= '1' when is_op = '1' and tk = T_ACT else '0';
-  -- (not in the IDLE clock that starts the stamp hand-over: sr holds it)
   sr_load <= '1' when stamp_valid = '1' and mode /= "00" and
-                      ((seq = IDLE and st_out = '0') or seq = LS1 or seq = LS2) else '0';
+                      (seq = IDLE or seq = LS1 or seq = LS2) else '0';
   glitch <= have_last and neg_f;
   loads : process (clk)
   begin
     if rising_edge(clk) then
-      if sr_load = '1' then
-        sr <= stamp;
+      if seq = LDB or seq = LDC then
+        sr <= unsigned(par_q) & sr(63 downto 32);   -- low word, then high word
       elsif seq = MODS and act = '1' then
         sr <= sr(62 downto 0) & sr(63);   -- 64 rotations give it back whole
       end if;

@@ -55,6 +55,10 @@ begin
         when P_GAP => par_q <= (others => '0');
         when P_LCNT => par_q <= std_logic_vector(to_unsigned(4, 32));
         when P_EDGES | P_REJECTS | P_LOSSES | P_STEPS | P_GAPS => par_q <= (others => '0');
+        -- the stamp's words, as the register file writes them from the
+        -- PPS answer before it raises stamp_valid
+        when P_PPS_LO => par_q <= std_logic_vector(stamp(31 downto 0));
+        when P_PPS_HI => par_q <= std_logic_vector(stamp(63 downto 32));
         when others => par_q <= (others => 'X');
       end case;
       -- write-backs: taken (counter values are not checked here), the
@@ -72,7 +76,7 @@ begin
   dut : entity work.pps_servo
     port map (
       clk => clk, rst => rst, mode => "10", par => par, par_q => par_q,
-      stamp_valid => stamp_valid, stamp => stamp, us_tick => '0',
+      stamp_valid => stamp_valid, us_tick => '0',
       accepted => accepted, step_req => step_req,
       freq_req => freq_req, req_ack => req_ack,
       state => state, present => present,

@@ -60,6 +60,10 @@ begin
         when P_LOSSES => par_q <= std_logic_vector(losses);
         when P_GAPS => par_q <= std_logic_vector(gap_glitches);
         when P_STEPS => par_q <= std_logic_vector(steps);
+        -- the stamp's words, as the register file writes them from the
+        -- PPS answer before it raises stamp_valid
+        when P_PPS_LO => par_q <= std_logic_vector(stamp(31 downto 0));
+        when P_PPS_HI => par_q <= std_logic_vector(stamp(63 downto 32));
         when others => par_q <= (others => 'X');
       end case;
       -- counter write-back, acknowledged after a clock (as the register
@@ -126,7 +130,7 @@ begin
   dut : entity work.pps_servo
     port map (
       clk => clk, rst => rst, mode => mode, par => par, par_q => par_q,
-      stamp_valid => stamp_valid, stamp => stamp, us_tick => us_tick,
+      stamp_valid => stamp_valid, us_tick => us_tick,
       accepted => accepted, step_req => step_req,
       freq_req => freq_req, req_ack => req_ack,
       state => state, present => present,
