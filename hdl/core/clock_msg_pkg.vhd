@@ -3,7 +3,7 @@
 -- clock domain (counter, captures, perout). Internal to clock_core: they are
 -- not software-visible, so they live here and not in the register map.
 --
--- bus -> timebase: 4-bit address + 32-bit word (one cdc_handshake).
+-- bus -> timebase: 5-bit address + 32-bit word (one cdc_handshake).
 -- timebase -> bus: answers as 32-bit words, each with its destination
 -- (kind & word number, 4 bits; one cdc_handshake of 36 bits). The words
 -- of one answer are sent back to back, the last one completes it.
@@ -11,8 +11,8 @@ library ieee;
 use ieee.std_logic_1164.all;
 
 package clock_msg_pkg is
-  constant MSG_W : natural := 36;
-  subtype msg_addr_t is natural range 0 to 15;
+  constant MSG_W : natural := 37;
+  subtype msg_addr_t is natural range 0 to 31;
   constant M_SET_LO    : msg_addr_t := 0;
   constant M_SET_HI    : msg_addr_t := 1;
   constant M_SET_FRAC  : msg_addr_t := 2;
@@ -21,7 +21,7 @@ package clock_msg_pkg is
   constant M_PER_NS    : msg_addr_t := 5;
   constant M_PER_FRAC  : msg_addr_t := 6;
   constant M_CMD       : msg_addr_t := 7;   -- bits: see C_* below
-  constant M_PPS_CFG   : msg_addr_t := 8;   -- 0 enable, 1 falling, 31..16 min width
+  constant M_PPS_CFG   : msg_addr_t := 8;   -- pps.ctrl: 1..0 mode (enabled if /= 0), 2 falling
   constant M_EV_CFG    : msg_addr_t := 9;   -- 7..0 enable, 15..8 falling
   constant M_EV_MINW   : msg_addr_t := 10;
   constant M_PO_LO     : msg_addr_t := 11;
@@ -29,6 +29,7 @@ package clock_msg_pkg is
   constant M_PO_PERIOD : msg_addr_t := 13;
   constant M_PO_WIDTH  : msg_addr_t := 14;
   constant M_PO_ARM    : msg_addr_t := 15;  -- bit 0 enable
+  constant M_PPS_MINW  : msg_addr_t := 16;  -- pps.min_width (15..0)
 
   constant C_SET      : natural := 0;
   constant C_ADJUST   : natural := 1;
@@ -52,12 +53,11 @@ package clock_msg_pkg is
   -- FIFO state: level, overflows (last)
   constant D_EV_LEVEL  : dest_t := "1000";
   constant D_EV_OVF    : dest_t := "1001";
-  -- PPS: stamp ns 31..0, 63..32, then the filter's glitch count (32 bits,
-  -- wraps): D_PPS_FILT_S after a stamp, D_PPS_FILT alone for a glitch
+  -- PPS stamp: ns 31..0, 63..32 (last); PPS filter: the glitch count
+  -- (32 bits, wraps), an answer of its own whenever it changed
   constant D_PPS_LO     : dest_t := "1100";
   constant D_PPS_HI     : dest_t := "1101";
   constant D_PPS_FILT   : dest_t := "1110";
-  constant D_PPS_FILT_S : dest_t := "1111";
 
   -- PPS servo parameters, read by pps_servo from the register RAM (a copy
   -- with its own read port, in clock_regs) when its sequencer needs them

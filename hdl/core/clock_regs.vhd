@@ -154,7 +154,6 @@ architecture rtl of clock_regs is
   constant SL_CMD     : natural := SL_FIRST_OWN;      -- the command word
   constant SL_STEP_LO : natural := SL_FIRST_OWN + 1;  -- the servo's phase step
   constant SL_STEP_HI : natural := SL_FIRST_OWN + 2;
-  constant SL_PPSCFG  : natural := SL_FIRST_OWN + 3;  -- M_PPS_CFG as sent
   constant SL_GAP     : natural := SL_FIRST_OWN + 4;  -- the servo's gap glitches
   constant SL_STLO    : natural := SL_FIRST_OWN + 5;  -- the servo's last accepted
   constant SL_STHI    : natural := SL_FIRST_OWN + 6;  -- stamp (copied on a read)
@@ -177,7 +176,7 @@ architecture rtl of clock_regs is
       when D_EV_OVF => return REG_EVENT_OVERFLOWS / 4;
       when D_PPS_LO => return SL_PPS_LO;
       when D_PPS_HI => return SL_PPS_HI;
-      when others => return SL_FILT;        -- D_PPS_FILT(_S); nothing else is sent
+      when others => return SL_FILT;        -- D_PPS_FILT; nothing else is sent
     end case;
   end function;
 
@@ -378,7 +377,8 @@ architecture rtl of clock_regs is
       when M_PER_NS => return REG_CLOCK_EFF_PERIOD_NS / 4;
       when M_PER_FRAC => return REG_CLOCK_EFF_PERIOD_FRAC / 4;
       when M_CMD => return SL_CMD;
-      when M_PPS_CFG => return SL_PPSCFG;
+      when M_PPS_CFG => return REG_PPS_CTRL / 4;
+      when M_PPS_MINW => return REG_PPS_MIN_WIDTH / 4;
       when M_EV_CFG => return REG_EVENT_CTRL / 4;
       when M_EV_MINW => return REG_EVENT_MIN_WIDTH / 4;
       when M_PO_LO => return REG_PEROUT_START_NS_LO / 4;
@@ -392,7 +392,7 @@ architecture rtl of clock_regs is
   -- the write path: RAM(w_slot) <= (ram_q if w_aen) + source + carry,
   -- masked to 8 bits for eff_period_ns; w_sat drops the write when it
   -- carries out (bad_access saturates)
-  type src_t is (X_ZERO, X_WDATA, X_RAMQ, X_SEXT, X_CNT, X_RESP, X_STATUS, X_CMD, X_PPSCFG);
+  type src_t is (X_ZERO, X_WDATA, X_RAMQ, X_SEXT, X_CNT, X_RESP, X_STATUS, X_CMD);
   signal w_en, w_aen, w_cin, w_cy, w_m8, w_sat : std_logic := '0';
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
@@ -406,7 +406,7 @@ architecture rtl of clock_regs is
 
   -- the sequencer
   type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
-                E1, E2, E3, CMDW, P1, P2, G1, G2, ST1, ST2, STL2, STL3);
+                E1, E2, E3, CMDW, G1, G2, ST1, ST2, STL2, STL3);
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
@@ -417,7 +417,7 @@ architecture rtl of clock_regs is
   signal wait_d : std_logic_vector(3 downto 0) := D_TIME_FRAC;
   signal cmd : natural range 0 to 5 := 0;
   -- the messages to send: k_r up to m_last, then the command if then_c
-  signal k_r, m_last : natural range 0 to 15 := 0;
+  signal k_r, m_last : msg_addr_t := 0;
   signal m_have, then_c : std_logic := '0';
   signal servo_step : std_logic := '0';
   signal ready, take_r : std_logic := '0';
@@ -488,10 +488,7 @@ begin
     s_cnt_val when X_CNT,
     resp(31 downto 0) when X_RESP,
     x"0000000" & stamp_new & s_present & s_state when X_STATUS,
-    std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD,
-    -- min_width (its RAM word, just read) & polarity & enable
-    ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) & (pps_ctrl(1) or pps_ctrl(0))
-      when X_PPSCFG;
+    std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD;
 
   sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
@@ -546,7 +543,7 @@ begin
     procedure take_word is
     begin
       wr(slot_of_dest(resp(35 downto 32)), X_RESP); take_r <= '1';
-      if resp(35 downto 32) = D_PPS_FILT_S then
+      if resp(35 downto 32) = D_PPS_HI then
         sv_stamp <= '1';        -- the stamp's words are in: the servo may read them
       end if;
     end procedure;
@@ -637,7 +634,7 @@ begin
                     badf <= '1'; st <= ENDS;      -- undefined mode: refused
                   else
                     pps_ctrl <= reg_wdata(2 downto 0);
-                    wr(tslot_of(reg_addr), X_WDATA); st <= P1;
+                    wr(tslot_of(reg_addr), X_WDATA); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
                   end if;
                 when WO_INTERVAL =>
                   -- d < 2 or d >= 2^31, without a carry chain on the write data
@@ -647,7 +644,7 @@ begin
                     wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
                   end if;
                 when WO_PPSMW =>
-                  wr(tslot_of(reg_addr), X_WDATA); st <= P1;
+                  wr(tslot_of(reg_addr), X_WDATA); send(M_PPS_MINW, M_PPS_MINW, '0'); st <= PICK;
                 when WO_EVCTRL =>
                   wr(tslot_of(reg_addr), X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
                 when WO_EVMW =>
@@ -718,12 +715,6 @@ begin
             send(M_PER_NS, M_PER_FRAC, '1');
           end if;
           st <= PICK;
-
-        -- pps.ctrl or min_width written: the configuration message
-        when P1 =>
-          rslot <= REG_PPS_MIN_WIDTH / 4; st <= P2;
-        when P2 =>
-          wr(SL_PPSCFG, X_PPSCFG); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
 
         -- glitches = the servo's gap drops (ram_q) + the filter's (b_r)
         when G1 =>
@@ -804,5 +795,5 @@ begin
   reg_ready <= ready;
   reg_rdata <= ram_q;
   msg_valid <= '1' when st = OFFER else '0';
-  msg <= std_logic_vector(to_unsigned(k_r, 4)) & ram_q;
+  msg <= std_logic_vector(to_unsigned(k_r, 5)) & ram_q;
 end architecture;

@@ -67,7 +67,9 @@ architecture rtl of clock_tb_domain is
   -- timebase command can interleave, and perout_gen reads it only on arm.
   signal stage_r   : std_logic_vector(95 downto 0) := (others => '0');
 
-  signal pps_cfg   : std_logic_vector(31 downto 0) := (others => '0');
+  -- the PPS capture's configuration (pps.ctrl and pps.min_width as written)
+  signal pps_en, pps_fall : std_logic := '0';
+  signal pps_minw  : unsigned(15 downto 0) := (others => '0');
   signal ev_cfg    : std_logic_vector(31 downto 0) := (others => '0');
   signal ev_minw   : unsigned(15 downto 0) := to_unsigned(4, 16);
   signal po_period, po_width : unsigned(31 downto 0) := (others => '0');
@@ -83,7 +85,8 @@ architecture rtl of clock_tb_domain is
   signal fq_level : unsigned(FIFO_LOG2 downto 0);
   signal fq_ovf   : unsigned(31 downto 0);
 
-  -- pending responses, sent in this priority order
+  -- pending responses, sent in this priority order (then pps_is_stamp,
+  -- then pps_pend: the filter's glitch count changed)
   signal snap_pend, ev_pend, evstat_pend, pps_pend : std_logic := '0';
   -- a PPS stamp waiting to be sent: the edge capture's own stamp register
   -- is the only copy, held (pps_cap.hold) until the answer has left. An
@@ -133,24 +136,21 @@ begin
       -- bus-clock and two tb_clk synchroniser flops), so rv may stay set
       -- until here and the next word's destination settles long before.
       -- The words of a kind: snapshot and event 0, 1, 2; FIFO state 0, 1;
-      -- PPS 0, 1, 3 after a stamp, 2 alone for a glitch.
+      -- PPS stamp 0, 1; the glitch count 2.
       sent <= resp_ready and rv;
       if sent = '1' then
-        if (kind(1) = '0' and wi = 2) or (kind = "10" and wi = 1) or
-           (kind = "11" and wi(1) = '1') then
+        if (kind(1) = '0' and wi = 2) or (kind(1) = '1' and wi /= 0) then
           busy <= '0'; rv <= '0'; snap_act <= '0';
-          if kind = "11" and wi = 3 then
+          if kind = "11" and wi = 1 then
             pps_is_stamp <= '0';     -- the stamp is out: the capture may go on
           end if;
-        elsif kind = "11" and wi = 1 then
-          wi <= "11";
         else
           wi <= wi + 1;
         end if;
       end if;
 
       if msg_valid = '1' then
-        a := to_integer(unsigned(msg(35 downto 32)));
+        a := to_integer(unsigned(msg(36 downto 32)));
         d := msg(31 downto 0);
         case a is
           -- PERIOD: the timebase reads bits 39..32 only, so the whole ns
@@ -158,7 +158,8 @@ begin
           when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => stage_r(63 downto 32) <= d;
           when M_SET_HI | M_ADJ_HI | M_PO_HI => stage_r(95 downto 64) <= d;
           when M_SET_FRAC | M_PER_FRAC => stage_r(31 downto 0) <= d;
-          when M_PPS_CFG   => pps_cfg <= d;
+          when M_PPS_CFG   => pps_en <= d(0) or d(1); pps_fall <= d(2);
+          when M_PPS_MINW  => pps_minw <= unsigned(d(15 downto 0));
           when M_EV_CFG    => ev_cfg <= d;
           when M_EV_MINW   => ev_minw <= unsigned(d(15 downto 0));
           when M_PO_PERIOD => po_period <= unsigned(d);
@@ -223,19 +224,21 @@ begin
           ev_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "01"; wi <= "00";
         elsif evstat_pend = '1' then
           evstat_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "10"; wi <= "00";
+        elsif pps_is_stamp = '1' then
+          -- (its flag is cleared at its end: it also holds the capture)
+          busy <= '1'; rv <= '1'; kind <= "11"; wi <= "00";
         elsif pps_pend = '1' then
-          pps_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "11";
-          if pps_is_stamp = '1' then wi <= "00"; else wi <= "10"; end if;
+          pps_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "11"; wi <= "10";
         end if;
       end if;
 
       -- a new PPS stamp, or a width glitch (an answer with the new count
-      -- follows): after the start above, so one that comes in the clock an
-      -- answer starts is sent in a later one. (A stamp cannot come while
-      -- one is under way: the capture is held until its last word.)
+      -- follows): after the start above, so a glitch that comes in the
+      -- clock its answer starts is sent in a later one. (A stamp cannot
+      -- come while one is under way: the capture is held until its last
+      -- word.)
       if pps_stb = '1' then
         pps_is_stamp <= '1';
-        pps_pend <= '1';
       end if;
       if pps_glitch = '1' then
         pps_pend <= '1';
@@ -254,7 +257,8 @@ begin
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         snap_sh <= (others => '0');
         busy <= '0'; rv <= '0'; sent <= '0'; snap_act <= '0';
-        pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
+        pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
+        ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
         glitches <= (others => '0');
       end if;
@@ -286,14 +290,14 @@ begin
     std_logic_vector(fq_ovf) when D_EV_OVF,
     std_logic_vector(pps_stamp(31 downto 0)) when D_PPS_LO,
     std_logic_vector(pps_stamp(63 downto 32)) when D_PPS_HI,
-    std_logic_vector(glitches) when others;    -- D_PPS_FILT(_S)
+    std_logic_vector(glitches) when others;    -- D_PPS_FILT
   resp <= kind & std_logic_vector(wi) & word;
   us_toggle  <= us_t;
   time_ns_out <= time_ns;
 
   pps_cap : entity work.edge_capture
-    port map (clk => clk, rst => rst, pin => pps_in, enable => pps_cfg(0),
-              falling => pps_cfg(1), min_width => unsigned(pps_cfg(31 downto 16)),
+    port map (clk => clk, rst => rst, pin => pps_in, enable => pps_en,
+              falling => pps_fall, min_width => pps_minw,
               time_ns => time_ns, hold => pps_hold, stamp_valid => pps_stb,
               stamp => pps_stamp, glitch => pps_glitch);
 
