@@ -409,14 +409,18 @@ begin
         sv_pend <= '1';
       end if;
 
+      -- an operation's selection is decoded at its T_ADDR, or at the T_ACT
+      -- of the loop round before (again): one load for both
+      if is_op = '1' and (tk = T_ADDR or again = '1') then
+        c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
+        c_wr <= d_wr; c_m32 <= d_m32;
+        c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
+        wd <= (others => '0');
+        z_f <= '1';
+      end if;
       if is_op = '1' then
         case tk is
           when T_ADDR =>
-            c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
-            c_wr <= d_wr; c_m32 <= d_m32;
-            c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
-            wd <= (others => '0');
-            z_f <= '1';
             tk <= T_SUM;
           when T_SUM =>
             if wd = 2 and c_m32 = '1' then
@@ -441,11 +445,6 @@ begin
           when T_ACT =>
             -- the next round of a loop reads the same parameter: no T_ADDR
             if again = '1' then
-              c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
-              c_wr <= d_wr; c_m32 <= d_m32;
-              c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
-              wd <= (others => '0');
-              z_f <= '1';
               tk <= T_SUM;
             else
               tk <= T_ADDR;
