@@ -6,14 +6,17 @@
 -- needs a value from it, completes only when the messages have been taken
 -- and any answer has come back, so software sees every access in order.
 --
--- Area design (docs/bitstream.md, "Session 4: clock_regs"): one block RAM
--- holds every register word, and it is the only thing the bus reads and
--- the only thing a message carries. A sequencer moves everything else
--- through one write path into that RAM: the value the hardware makes
--- (servo outputs, timebase answers) is written into the register's word
--- first and then read back, so there is one 32-bit multiplexer (the write
--- source) and one adder (RAM word + source + carry) instead of a read
--- multiplexer, a message multiplexer and several adders. Computed words
+-- Area design (docs/bitstream.md, "Session 4: clock_regs" and "Session 5:
+-- clock core register interface"): one block RAM holds every register
+-- word, and it is the only thing the bus reads and the only thing a
+-- message carries. A sequencer moves everything else through one write
+-- path into that RAM: the value the hardware makes is written into the
+-- register's word first and then read back, so there is one 32-bit
+-- multiplexer (the write source) and one adder (RAM word + source +
+-- carry) instead of a read multiplexer, a message multiplexer and several
+-- adders. The servo's results arrive one word at a time on its counter
+-- port, the timebase domain's answers one word at a time, each tagged
+-- with the word it goes to: two narrow sources, not one per value. Computed words
 -- (eff_period, glitches, bad_access) are read-modify-writes on that adder.
 -- The RAM's upper half holds the reset values (bitstream contents, never
 -- written); after rst the sequencer copies it into the lower half.
@@ -147,7 +150,7 @@ architecture rtl of clock_regs is
       when others => return x"00000000";
     end case;
   end function;
-  -- the sequencer's own RAM words: no register may sit there (0x180..0x198
+  -- the sequencer's own RAM words: no register may sit there (0x180..0x1A4
   -- are outside every block of the clock core's map); reads of them are
   -- undefined accesses
   constant SL_FIRST_OWN : natural := 16#180# / 4;
