@@ -3,14 +3,16 @@
 -- clock domain (counter, captures, perout). Internal to clock_core: they are
 -- not software-visible, so they live here and not in the register map.
 --
--- bus -> timebase: 4-bit address + 32-bit word (one cdc_handshake).
--- timebase -> bus: 2-bit kind + 96-bit payload (one cdc_handshake).
+-- bus -> timebase: 5-bit address + 32-bit word (one cdc_handshake).
+-- timebase -> bus: answers as 32-bit words, each with its destination
+-- (kind & word number, 4 bits; one cdc_handshake of 36 bits). The words
+-- of one answer are sent back to back, the last one completes it.
 library ieee;
 use ieee.std_logic_1164.all;
 
 package clock_msg_pkg is
-  constant MSG_W : natural := 36;
-  subtype msg_addr_t is natural range 0 to 15;
+  constant MSG_W : natural := 37;
+  subtype msg_addr_t is natural range 0 to 31;
   constant M_SET_LO    : msg_addr_t := 0;
   constant M_SET_HI    : msg_addr_t := 1;
   constant M_SET_FRAC  : msg_addr_t := 2;
@@ -19,7 +21,7 @@ package clock_msg_pkg is
   constant M_PER_NS    : msg_addr_t := 5;
   constant M_PER_FRAC  : msg_addr_t := 6;
   constant M_CMD       : msg_addr_t := 7;   -- bits: see C_* below
-  constant M_PPS_CFG   : msg_addr_t := 8;   -- 0 enable, 1 falling, 31..16 min width
+  constant M_PPS_CFG   : msg_addr_t := 8;   -- pps.ctrl: 1..0 mode (enabled if /= 0), 2 falling
   constant M_EV_CFG    : msg_addr_t := 9;   -- 7..0 enable, 15..8 falling
   constant M_EV_MINW   : msg_addr_t := 10;
   constant M_PO_LO     : msg_addr_t := 11;
@@ -27,6 +29,7 @@ package clock_msg_pkg is
   constant M_PO_PERIOD : msg_addr_t := 13;
   constant M_PO_WIDTH  : msg_addr_t := 14;
   constant M_PO_ARM    : msg_addr_t := 15;  -- bit 0 enable
+  constant M_PPS_MINW  : msg_addr_t := 16;  -- pps.min_width (15..0)
 
   constant C_SET      : natural := 0;
   constant C_ADJUST   : natural := 1;
@@ -35,15 +38,30 @@ package clock_msg_pkg is
   constant C_POP      : natural := 4;
   constant C_EVSTAT   : natural := 5;
 
-  constant RESP_W : natural := 98;
-  constant R_SNAP   : std_logic_vector(1 downto 0) := "00";  -- ns(64) frac(32)
-  constant R_EVENT  : std_logic_vector(1 downto 0) := "01";  -- found seq(16) ch(3) pad(12) stamp(64)
-  constant R_PPS    : std_logic_vector(1 downto 0) := "10";  -- stamp(64) glitches(16) is_stamp pad(15)
-  constant R_EVSTAT : std_logic_vector(1 downto 0) := "11";  -- overflows(32) level(16) pad(48)
+  constant RESP_W : natural := 36;
+  subtype dest_t is std_logic_vector(3 downto 0);
+  -- snapshot: ns 31..0 (the time of the clock the word is taken), ns
+  -- 63..32 of that clock, the fraction of that clock (last)
+  constant D_TIME_LO   : dest_t := "0000";
+  constant D_TIME_HI   : dest_t := "0001";
+  constant D_TIME_FRAC : dest_t := "0010";
+  -- event FIFO pop: stamp ns 31..0, 63..32, info word as in the register
+  -- map (found, seq, channel) (last)
+  constant D_EV_LO     : dest_t := "0100";
+  constant D_EV_HI     : dest_t := "0101";
+  constant D_EV_INFO   : dest_t := "0110";
+  -- FIFO state: level, overflows (last)
+  constant D_EV_LEVEL  : dest_t := "1000";
+  constant D_EV_OVF    : dest_t := "1001";
+  -- PPS stamp: ns 31..0, 63..32 (last); PPS filter: the glitch count
+  -- (32 bits, wraps), an answer of its own whenever it changed
+  constant D_PPS_LO     : dest_t := "1100";
+  constant D_PPS_HI     : dest_t := "1101";
+  constant D_PPS_FILT   : dest_t := "1110";
 
   -- PPS servo parameters, read by pps_servo from the register RAM (a copy
   -- with its own read port, in clock_regs) when its sequencer needs them
-  subtype par_t is natural range 0 to 15;
+  subtype par_t is natural range 0 to 31;
   constant P_INTERVAL : par_t := 0;
   constant P_KP       : par_t := 1;
   constant P_KI       : par_t := 2;
@@ -60,4 +78,17 @@ package clock_msg_pkg is
   constant P_REJECTS  : par_t := 11;
   constant P_LOSSES   : par_t := 12;
   constant P_STEPS    : par_t := 13;
+  constant P_GAPS     : par_t := 14;  -- edges dropped by the minimum gap
+  -- the PPS stamp as the register file wrote it from the answer (read)
+  constant P_PPS_LO   : par_t := 21;
+  constant P_PPS_HI   : par_t := 22;
+  -- results the servo hands to the register RAM through the same port
+  -- (cnt_req/cnt_sel/cnt_val: one 32-bit word at a time, from its adder's
+  -- accumulator), so it keeps no output registers for them
+  constant P_OFFSET   : par_t := 16;  -- pps.offset_ns
+  constant P_FREQ     : par_t := 17;  -- pps.freq_adj (before freq_req)
+  constant P_STEP_LO  : par_t := 18;  -- the phase step, bits 31..0 (before
+                                      -- step_req; the step is its sign extension)
+  constant P_STAMP_LO : par_t := 19;  -- the accepted stamp, low word, then
+  constant P_STAMP_HI : par_t := 20;  -- its high word (the pair is atomic)
 end package;

@@ -6,14 +6,17 @@
 -- needs a value from it, completes only when the messages have been taken
 -- and any answer has come back, so software sees every access in order.
 --
--- Area design (docs/bitstream.md, "Session 4: clock_regs"): one block RAM
--- holds every register word, and it is the only thing the bus reads and
--- the only thing a message carries. A sequencer moves everything else
--- through one write path into that RAM: the value the hardware makes
--- (servo outputs, timebase answers) is written into the register's word
--- first and then read back, so there is one 32-bit multiplexer (the write
--- source) and one adder (RAM word + source + carry) instead of a read
--- multiplexer, a message multiplexer and several adders. Computed words
+-- Area design (docs/bitstream.md, "Session 4: clock_regs" and "Session 5:
+-- clock core register interface"): one block RAM holds every register
+-- word, and it is the only thing the bus reads and the only thing a
+-- message carries. A sequencer moves everything else through one write
+-- path into that RAM: the value the hardware makes is written into the
+-- register's word first and then read back, so there is one 32-bit
+-- multiplexer (the write source) and one adder (RAM word + source +
+-- carry) instead of a read multiplexer, a message multiplexer and several
+-- adders. The servo's results arrive one word at a time on its counter
+-- port, the timebase domain's answers one word at a time, each tagged
+-- with the word it goes to: two narrow sources, not one per value. Computed words
 -- (eff_period, glitches, bad_access) are read-modify-writes on that adder.
 -- The RAM's upper half holds the reset values (bitstream contents, never
 -- written); after rst the sequencer copies it into the lower half.
@@ -42,8 +45,9 @@ entity clock_regs is
     msg_valid  : out std_logic;
     msg        : out std_logic_vector(MSG_W - 1 downto 0);
     msg_ready  : in  std_logic;
-    -- an answer from the timebase domain waits in the crossing (resp is
-    -- stable while resp_pend = 1); resp_take releases it
+    -- an answer word from the timebase domain waits in the crossing (resp
+    -- is stable while resp_pend = 1); resp_take releases it. resp is the
+    -- word's destination (clock_msg_pkg D_*) & the word.
     resp_pend  : in  std_logic;
     resp_take  : out std_logic;
     resp       : in  std_logic_vector(RESP_W - 1 downto 0);
@@ -146,7 +150,40 @@ architecture rtl of clock_regs is
       when others => return x"00000000";
     end case;
   end function;
-  -- the RAM word of a servo parameter
+  -- the sequencer's own RAM words: no register may sit there (0x180..0x1A4
+  -- are outside every block of the clock core's map); reads of them are
+  -- undefined accesses
+  constant SL_FIRST_OWN : natural := 16#180# / 4;
+  constant SL_CMD     : natural := SL_FIRST_OWN;      -- the command word
+  constant SL_STEP_LO : natural := SL_FIRST_OWN + 1;  -- the servo's phase step
+  constant SL_STEP_HI : natural := SL_FIRST_OWN + 2;
+  constant SL_GAP     : natural := SL_FIRST_OWN + 4;  -- the servo's gap glitches
+  constant SL_STLO    : natural := SL_FIRST_OWN + 5;  -- the servo's last accepted
+  constant SL_STHI    : natural := SL_FIRST_OWN + 6;  -- stamp (copied on a read)
+  constant SL_PPS_LO  : natural := SL_FIRST_OWN + 7;  -- the PPS stamp as it came
+  constant SL_PPS_HI  : natural := SL_FIRST_OWN + 8;  -- (read by the servo)
+  constant SL_FILT    : natural := SL_FIRST_OWN + 9;  -- the filter's glitch count
+  constant SL_LAST_OWN  : natural := SL_FILT;
+
+  -- the RAM word an answer word goes to
+  function slot_of_dest (d : std_logic_vector(3 downto 0)) return natural is
+  begin
+    case d is
+      when D_TIME_LO => return REG_CLOCK_TIME_NS_LO / 4;
+      when D_TIME_HI => return REG_CLOCK_TIME_NS_HI / 4;
+      when D_TIME_FRAC => return REG_CLOCK_TIME_FRAC / 4;
+      when D_EV_LO => return REG_EVENT_STAMP_NS_LO / 4;
+      when D_EV_HI => return REG_EVENT_STAMP_NS_HI / 4;
+      when D_EV_INFO => return REG_EVENT_STAMP_INFO / 4;
+      when D_EV_LEVEL => return REG_EVENT_STATUS / 4;
+      when D_EV_OVF => return REG_EVENT_OVERFLOWS / 4;
+      when D_PPS_LO => return SL_PPS_LO;
+      when D_PPS_HI => return SL_PPS_HI;
+      when others => return SL_FILT;        -- D_PPS_FILT; nothing else is sent
+    end case;
+  end function;
+
+  -- the RAM word of a servo parameter, counter or result
   function word_of_par (p : natural) return natural is
   begin
     case p is
@@ -163,6 +200,14 @@ architecture rtl of clock_regs is
       when P_REJECTS => return REG_PPS_REJECTS / 4;
       when P_LOSSES => return REG_PPS_LOSSES / 4;
       when P_STEPS => return REG_PPS_STEPS / 4;
+      when P_GAPS => return SL_GAP;
+      when P_OFFSET => return REG_PPS_OFFSET_NS / 4;
+      when P_FREQ => return REG_PPS_FREQ_ADJ / 4;
+      when P_STEP_LO => return SL_STEP_LO;
+      when P_STAMP_LO => return SL_STLO;
+      when P_STAMP_HI => return SL_STHI;
+      when P_PPS_LO => return SL_PPS_LO;
+      when P_PPS_HI => return SL_PPS_HI;
       when others => return REG_PPS_LOCK_COUNT / 4;
     end case;
   end function;
@@ -186,6 +231,7 @@ architecture rtl of clock_regs is
            REG_CLOCK_CTRL |                 -- never written: reads 0
            REG_CLOCK_TIME_NS_HI | REG_CLOCK_TIME_FRAC |
            REG_EVENT_STAMP_NS_HI | REG_EVENT_STAMP_INFO | REG_PPS_STAMP_NS_HI |
+           REG_PPS_OFFSET_NS | REG_PPS_FREQ_ADJ |   -- the servo writes them
            REG_PPS_EDGES | REG_PPS_REJECTS | REG_PPS_LOSSES | REG_PPS_STEPS => return true;
       when others => return false;
     end case;
@@ -212,10 +258,8 @@ architecture rtl of clock_regs is
   constant RO_POP : natural := 5;     -- event.stamp_ns_lo: pop
   constant RO_EFF : natural := 6;     -- eff_period_ns / frac: computed
   constant RO_STATUS : natural := 7;  -- pps.status
-  constant RO_OFFSET : natural := 8;  -- pps.offset_ns
-  constant RO_FREQ : natural := 9;    -- pps.freq_adj
-  constant RO_STAMP : natural := 10;  -- pps.stamp_ns_lo (latches the high word)
-  constant RO_GLITCH : natural := 11; -- pps.glitches
+  constant RO_STAMP : natural := 8;   -- pps.stamp_ns_lo (latches the high word)
+  constant RO_GLITCH : natural := 9;  -- pps.glitches
   -- writable bits, by class: the classes rw_mask uses
   function mask_class (m : word) return natural is
   begin
@@ -265,22 +309,16 @@ architecture rtl of clock_regs is
       when REG_EVENT_STAMP_NS_LO => return RO_POP;
       when REG_CLOCK_EFF_PERIOD_NS | REG_CLOCK_EFF_PERIOD_FRAC => return RO_EFF;
       when REG_PPS_STATUS => return RO_STATUS;
-      when REG_PPS_OFFSET_NS => return RO_OFFSET;
-      when REG_PPS_FREQ_ADJ => return RO_FREQ;
       when REG_PPS_STAMP_NS_LO => return RO_STAMP;
       when REG_PPS_GLITCHES => return RO_GLITCH;
       when others =>
         if rw_mask(a) /= x"00000000" or is_const(a) then return RO_PLAIN; else return RO_BAD; end if;
     end case;
   end function;
-  -- the sequencer's own RAM words (below): no register may sit there
-  constant SL_FIRST_OWN : natural := 16#180# / 4;
-  constant SL_LAST_OWN  : natural := 16#18C# / 4;
   subtype dec_t is std_logic_vector(15 downto 0);
   type dec_rom_t is array (127 downto 0) of dec_t;
   function dec_table return dec_rom_t is
     variable r : dec_rom_t;
-    variable ev : std_logic;
   begin
     for i in 0 to 127 loop
       assert rw_mask(i * 4) = x"00000000" or mask_class(rw_mask(i * 4)) /= 0
@@ -289,9 +327,7 @@ architecture rtl of clock_regs is
       assert (i < SL_FIRST_OWN or i > SL_LAST_OWN) or
              (wop_of(i * 4) = WO_BAD and rop_of(i * 4) = RO_BAD)
         report "clock_regs: a register moved onto the sequencer's own words" severity failure;
-      ev := '0';
-      if i * 4 = REG_EVENT_STATUS then ev := '1'; end if;
-      r(i) := "0000" & ev & std_logic_vector(to_unsigned(mask_class(rw_mask(i * 4)), 3)) &
+      r(i) := "00000" & std_logic_vector(to_unsigned(mask_class(rw_mask(i * 4)), 3)) &
               std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
               std_logic_vector(to_unsigned(wop_of(i * 4), 4));
     end loop;
@@ -327,12 +363,6 @@ architecture rtl of clock_regs is
   signal ram_q : word := (others => '0');
   signal rslot : natural range 0 to 255 := 0;
 
-  -- words no register uses (0x180..0x18C are outside every block of the
-  -- clock core's map): what the sequencer puts there is only ever sent
-  constant SL_CMD     : natural := SL_FIRST_OWN;      -- the command word
-  constant SL_STEP_LO : natural := SL_FIRST_OWN + 1;  -- the servo's phase step
-  constant SL_STEP_HI : natural := SL_FIRST_OWN + 2;
-  constant SL_PPSCFG  : natural := SL_LAST_OWN;       -- M_PPS_CFG as sent
   constant SL_ZERO    : natural := REG_CLOCK_CTRL / 4;  -- never written
   constant SL_BAD     : natural := REG_ID_BAD_ACCESS / 4;
 
@@ -350,7 +380,8 @@ architecture rtl of clock_regs is
       when M_PER_NS => return REG_CLOCK_EFF_PERIOD_NS / 4;
       when M_PER_FRAC => return REG_CLOCK_EFF_PERIOD_FRAC / 4;
       when M_CMD => return SL_CMD;
-      when M_PPS_CFG => return SL_PPSCFG;
+      when M_PPS_CFG => return REG_PPS_CTRL / 4;
+      when M_PPS_MINW => return REG_PPS_MIN_WIDTH / 4;
       when M_EV_CFG => return REG_EVENT_CTRL / 4;
       when M_EV_MINW => return REG_EVENT_MIN_WIDTH / 4;
       when M_PO_LO => return REG_PEROUT_START_NS_LO / 4;
@@ -364,9 +395,7 @@ architecture rtl of clock_regs is
   -- the write path: RAM(w_slot) <= (ram_q if w_aen) + source + carry,
   -- masked to 8 bits for eff_period_ns; w_sat drops the write when it
   -- carries out (bad_access saturates)
-  type src_t is (X_ZERO, X_WDATA, X_STEP_LO, X_STEP_HI, X_FREQ, X_SEXT, X_OFFSET,
-                 X_STAMP_LO, X_STAMP_HI, X_CGAP, X_FILT, X_CNT, X_RLO, X_RMID, X_RHI,
-                 X_LEVEL, X_INFO, X_STATUS, X_CMD, X_PPSCFG);
+  type src_t is (X_ZERO, X_WDATA, X_RAMQ, X_SEXT, X_CNT, X_RESP, X_STATUS, X_CMD);
   signal w_en, w_aen, w_cin, w_cy, w_m8, w_sat : std_logic := '0';
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
@@ -379,41 +408,40 @@ architecture rtl of clock_regs is
   signal ram_we, cy_r : std_logic := '0';
 
   -- the sequencer
-  type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR, RSP2, RSP3,
-                E2, E3, CMDW, P1, P2, G1, G2, ST2, STL2, STL3);
+  type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
+                E1, E2, E3, CMDW, G1, G2, ST1, ST2, STL2, STL3);
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
   signal init_n : natural range 0 to 128 := 0;
   signal tslot : natural range 0 to 127 := 0;   -- the word the access returns
-  signal badf, rd_bad, eff_cmd, acc_status : std_logic := '0';
+  signal badf, rd_bad, eff_cmd : std_logic := '0';
+  -- the last word of the answer an access waits for
+  signal wait_d : std_logic_vector(3 downto 0) := D_TIME_FRAC;
   signal cmd : natural range 0 to 5 := 0;
   -- the messages to send: k_r up to m_last, then the command if then_c
-  signal k_r, m_last : natural range 0 to 15 := 0;
+  signal k_r, m_last : msg_addr_t := 0;
   signal m_have, then_c : std_logic := '0';
   signal servo_step : std_logic := '0';
   signal ready, take_r : std_logic := '0';
   signal pps_ctrl : std_logic_vector(2 downto 0) := PPS_CTRL_RESET(2 downto 0);
   signal stamp_new : std_logic := '0';
-  signal is_pps : std_logic;
-  -- glitch filter drops counted in the timebase domain (16 bits, wraps):
+  -- between the servo's two stamp words no access starts (a read of
+  -- stamp_ns_lo copies both: it must not see half a stamp)
+  signal stamp_lock : std_logic := '0';
+  signal sv_stamp : std_logic := '0';
   -- the last count seen and how often it wrapped make the 32-bit total
-  signal last_filt, filt_hi : unsigned(15 downto 0) := (others => '0');
 
   signal wmask : word;
 
   -- servo
   signal s_state : std_logic_vector(1 downto 0);
-  signal s_present, s_accepted, s_step_req, s_freq_req, s_ack : std_logic;
-  signal s_step : signed(63 downto 0);
-  signal s_freq, s_offset : signed(31 downto 0);
-  signal c_gap : unsigned(31 downto 0);
+  signal s_present, s_step_req, s_freq_req, s_ack : std_logic;
   signal s_cnt_req : std_logic;
   signal s_cnt_sel : par_t;
   signal s_cnt_val : word;
   signal s_cnt_ack : std_logic := '0';
   signal stamp_valid : std_logic;
-  signal last_stamp : unsigned(63 downto 0);
 
 begin
   assert PPS_STATUS_STATE_LSB = 0 and PPS_STATUS_STATE_WIDTH = 2 and
@@ -438,45 +466,32 @@ begin
     port map (
       clk => clk, rst => rst, mode => pps_ctrl(1 downto 0),
       par => s_par, par_q => pram_q,
-      stamp_valid => stamp_valid, stamp => unsigned(resp(95 downto 32)), us_tick => us_tick,
-      accepted => s_accepted, last_stamp => last_stamp, step_req => s_step_req, step_ns => s_step,
-      freq_req => s_freq_req, freq_adj => s_freq, req_ack => s_ack,
-      state => s_state, present => s_present, offset_ns => s_offset,
-      gap_glitches => c_gap, cnt_req => s_cnt_req, cnt_sel => s_cnt_sel,
+      stamp_valid => stamp_valid, us_tick => us_tick,
+      accepted => open, step_req => s_step_req,
+      freq_req => s_freq_req, req_ack => s_ack,
+      state => s_state, present => s_present,
+      cnt_req => s_cnt_req, cnt_sel => s_cnt_sel,
       cnt_val => s_cnt_val, cnt_ack => s_cnt_ack);
   pps_locked <= '1' when s_state = "10" else '0';
 
   -- a PPS answer is taken at once (the servo latches the stamp, the glitch
   -- count is folded in); the other answers when the sequencer has written
   -- their words into the RAM
-  is_pps <= '1' when resp_pend = '1' and resp(97 downto 96) = R_PPS else '0';
-  stamp_valid <= is_pps and resp(15);
-  resp_take <= take_r or is_pps;
+  stamp_valid <= sv_stamp;
+  resp_take <= take_r;
 
 
   with w_src select srcv <=
     x"00000000" when X_ZERO,
     reg_wdata and wmask when X_WDATA,
-    std_logic_vector(s_step(31 downto 0)) when X_STEP_LO,
-    std_logic_vector(s_step(63 downto 32)) when X_STEP_HI,
-    std_logic_vector(s_freq) when X_FREQ,
-    (31 downto 0 => s_freq(31)) when X_SEXT,
-    std_logic_vector(s_offset) when X_OFFSET,
-    std_logic_vector(last_stamp(31 downto 0)) when X_STAMP_LO,
-    std_logic_vector(last_stamp(63 downto 32)) when X_STAMP_HI,
-    std_logic_vector(c_gap) when X_CGAP,
-    std_logic_vector(filt_hi & last_filt) when X_FILT,
+    -- a RAM word as it was read (copies; the adder's second operand)
+    ram_q when X_RAMQ,
+    -- the sign of the adder's source operand (the word taken a clock ago)
+    (31 downto 0 => b_r(31)) when X_SEXT,
     s_cnt_val when X_CNT,
-    resp(31 downto 0) when X_RLO,
-    resp(63 downto 32) when X_RMID,
-    resp(95 downto 64) when X_RHI,
-    x"0000" & resp(63 downto 48) when X_LEVEL,
-    resp(95) & "0000000" & resp(94 downto 79) & "00000" & resp(78 downto 76) when X_INFO,
+    resp(31 downto 0) when X_RESP,
     x"0000000" & stamp_new & s_present & s_state when X_STATUS,
-    std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD,
-    -- min_width (its RAM word, just read) & polarity & enable
-    ram_q(15 downto 0) & x"000" & "00" & pps_ctrl(2) & (pps_ctrl(1) or pps_ctrl(0))
-      when X_PPSCFG;
+    std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD;
 
   sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
@@ -513,15 +528,6 @@ begin
     if rising_edge(clk) then
       cy_r <= sum(32);
       b_r <= srcv;
-      if is_pps = '1' then
-        last_filt <= unsigned(resp(31 downto 16));
-        if unsigned(resp(31 downto 16)) < last_filt then
-          filt_hi <= filt_hi + 1;
-        end if;
-      end if;
-      if rst = '1' then
-        last_filt <= (others => '0'); filt_hi <= (others => '0');
-      end if;
     end if;
   end process;
 
@@ -535,13 +541,19 @@ begin
     begin
       w_en <= '1'; w_slot <= slot; w_src <= src; w_aen <= aen;
     end procedure;
+    -- an answer word into its RAM word; the crossing is released with the
+    -- write (take_r), so the word is taken once
+    procedure take_word is
+    begin
+      wr(slot_of_dest(resp(35 downto 32)), X_RESP); take_r <= '1';
+      if resp(35 downto 32) = D_PPS_HI then
+        sv_stamp <= '1';        -- the stamp's words are in: the servo may read them
+      end if;
+    end procedure;
   begin
     if rising_edge(clk) then
       w_en <= '0'; w_aen <= '0'; w_cin <= '0'; w_cy <= '0'; w_m8 <= '0'; w_sat <= '0';
-      ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
-      if s_accepted = '1' then
-        stamp_new <= '1';
-      end if;
+      ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0'; sv_stamp <= '0';
 
       case st is
         when INIT =>
@@ -562,27 +574,37 @@ begin
         when IDLE =>
           -- in the clock ready is high the master still holds valid for the
           -- access just finished: starting another here would repeat it
-          if reg_valid = '1' and ready = '0' then
+          if reg_valid = '1' and ready = '0' and stamp_lock = '0' then
             tslot <= to_integer(unsigned(reg_addr(8 downto 2)));
             badf <= '0'; rd_bad <= '0'; eff_cmd <= '0'; cont <= C_END;
             st <= DEC;
+          elsif resp_pend = '1' and take_r = '0' then
+            take_word;            -- a PPS answer (nothing else comes unasked)
           elsif s_cnt_req = '1' and s_cnt_ack = '0' then
             -- the servo's counters live in the RAM; it writes them back here
+            -- and its results (one word each)
             wr(word_of_par(s_cnt_sel), X_CNT); s_cnt_ack <= '1';
+            if s_cnt_sel = P_STAMP_LO then
+              stamp_lock <= '1';
+            end if;
+            if s_cnt_sel = P_STAMP_HI then
+              stamp_lock <= '0'; stamp_new <= '1';
+            end if;
           elsif (s_step_req = '1' or s_freq_req = '1') and s_ack = '0' then
             -- (in the clock the ack is out, the servo still shows the request
             -- just served: taking it again would step twice)
             cont <= C_SERVO;
             if s_step_req = '1' then
-              wr(SL_STEP_LO, X_STEP_LO); servo_step <= '1'; cmd <= C_ADJUST; st <= ST2;
+              -- the step's low word is in the RAM (P_STEP_LO); its high
+              -- word is the sign extension
+              rslot <= SL_STEP_LO; servo_step <= '1'; cmd <= C_ADJUST; st <= ST1;
             else
               cmd <= C_PERIOD; eff_cmd <= '1';
-              rslot <= REG_CLOCK_PERIOD_FRAC / 4; w_src <= X_FREQ; st <= E2;
+              rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
             end if;
           end if;
 
         when DEC =>
-            acc_status <= dec_q(11);
             if reg_write = '1' then
               -- a writable register keeps what was written (its fields only);
               -- a refused value is not written and counts in bad_access
@@ -600,8 +622,7 @@ begin
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_PERIOD_LSB) = '1' then
                     cmd <= C_PERIOD; eff_cmd <= '1';
-                    rslot <= REG_CLOCK_PERIOD_FRAC / 4; w_src <= X_FREQ;
-                    st <= E2;
+                    rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
                   else
                     st <= ENDS;
                   end if;
@@ -616,7 +637,7 @@ begin
                     badf <= '1'; st <= ENDS;      -- undefined mode: refused
                   else
                     pps_ctrl <= reg_wdata(2 downto 0);
-                    wr(tslot_of(reg_addr), X_WDATA); st <= P1;
+                    wr(tslot_of(reg_addr), X_WDATA); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
                   end if;
                 when WO_INTERVAL =>
                   -- d < 2 or d >= 2^31, without a carry chain on the write data
@@ -626,7 +647,7 @@ begin
                     wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
                   end if;
                 when WO_PPSMW =>
-                  wr(tslot_of(reg_addr), X_WDATA); st <= P1;
+                  wr(tslot_of(reg_addr), X_WDATA); send(M_PPS_MINW, M_PPS_MINW, '0'); st <= PICK;
                 when WO_EVCTRL =>
                   wr(tslot_of(reg_addr), X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
                 when WO_EVMW =>
@@ -646,26 +667,25 @@ begin
                   rslot <= SL_BAD; rd_bad <= '1'; st <= FIN;
                 when RO_SNAP =>
                   cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
-                  cont <= C_WAIT; st <= PICK;
+                  wait_d <= D_TIME_FRAC; cont <= C_WAIT; st <= PICK;
                 when RO_EVSTAT =>
+                  -- both words (level, overflows) are written; tslot is read
                   cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
-                  cont <= C_WAIT; st <= PICK;
+                  wait_d <= D_EV_OVF; cont <= C_WAIT; st <= PICK;
                 when RO_POP =>
                   cmd <= C_POP; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
-                  cont <= C_WAIT; st <= PICK;
+                  wait_d <= D_EV_INFO; cont <= C_WAIT; st <= PICK;
                 when RO_EFF =>
-                  rslot <= REG_CLOCK_PERIOD_FRAC / 4; w_src <= X_FREQ; st <= E2;
+                  rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
                 when RO_STATUS =>
                   wr(tslot_of(reg_addr), X_STATUS); st <= RD;
-                when RO_OFFSET =>
-                  wr(tslot_of(reg_addr), X_OFFSET); st <= RD;
-                when RO_FREQ =>
-                  wr(tslot_of(reg_addr), X_FREQ); st <= RD;
                 when RO_STAMP =>
-                  -- latch the stamp's high word with the low word
-                  wr(tslot_of(reg_addr), X_STAMP_LO); stamp_new <= '0'; st <= STL2;
+                  -- copy the servo's last stamp, both words (the servo
+                  -- writes them only while no access runs: consistent)
+                  rslot <= SL_STLO; w_src <= X_RAMQ; stamp_new <= '0'; st <= STL2;
                 when RO_GLITCH =>
-                  wr(tslot_of(reg_addr), X_FILT); st <= G1;
+                  -- the servo's gap drops + the filter's drops (both RAM)
+                  rslot <= SL_FILT; st <= G1;
                 when RO_PLAIN =>
                   rslot <= tslot_of(reg_addr); st <= FIN;
                 when others =>
@@ -674,8 +694,11 @@ begin
             end if;
 
         -- eff_period = period + the servo's correction, 40 bits in two adds
+        when E1 =>
+          -- freq_adj (read now) into b_r next
+          w_src <= X_RAMQ; rslot <= REG_CLOCK_PERIOD_FRAC / 4; st <= E2;
         when E2 =>
-          -- adds s_freq (b_r); selects the sign word for E3
+          -- adds freq_adj (b_r); selects its sign word for E3
           wr(REG_CLOCK_EFF_PERIOD_FRAC / 4, X_SEXT, '1');
           rslot <= REG_CLOCK_PERIOD_NS / 4;
           st <= E3;
@@ -683,8 +706,10 @@ begin
           wr(REG_CLOCK_EFF_PERIOD_NS / 4, X_SEXT, '1'); w_cy <= '1'; w_m8 <= '1';
           if eff_cmd = '1' then st <= CMDW; else st <= RD; end if;
 
+        when ST1 =>
+          w_src <= X_RAMQ; st <= ST2;    -- the step's low word into b_r
         when ST2 =>
-          wr(SL_STEP_HI, X_STEP_HI); st <= CMDW;
+          wr(SL_STEP_HI, X_SEXT); st <= CMDW;
         when CMDW =>
           wr(SL_CMD, X_CMD);
           if cmd = C_ADJUST then
@@ -694,27 +719,17 @@ begin
           end if;
           st <= PICK;
 
-        -- pps.ctrl or min_width written: the configuration message
-        when P1 =>
-          rslot <= REG_PPS_MIN_WIDTH / 4; st <= P2;
-        when P2 =>
-          wr(SL_PPSCFG, X_PPSCFG); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
-
-        -- glitches = the servo's gap drops + the filter's drops
+        -- glitches = the servo's gap drops (ram_q) + the filter's (b_r)
         when G1 =>
-          rslot <= tslot; w_src <= X_CGAP; st <= G2;
+          w_src <= X_RAMQ; rslot <= SL_GAP; st <= G2;
         when G2 =>
-          wr(tslot, X_CGAP, '1'); st <= RD;
+          wr(tslot, X_RAMQ, '1'); st <= RD;
 
+        -- the stamp copy: each word written as it is read (X_RAMQ)
         when STL2 =>
-          wr(REG_PPS_STAMP_NS_HI / 4, X_STAMP_HI); st <= STL3;
+          wr(tslot, X_RAMQ); rslot <= SL_STHI; st <= STL3;
         when STL3 =>
-          if s_accepted = '1' then
-            -- a new stamp came between the two words: take both again
-            wr(tslot, X_STAMP_LO); stamp_new <= '0'; st <= STL2;
-          else
-            st <= RD;
-          end if;
+          wr(REG_PPS_STAMP_NS_HI / 4, X_RAMQ); st <= RD;
 
         -- messages: read the word, offer it until the crossing takes it
         when PICK =>
@@ -741,35 +756,15 @@ begin
             end if;
           end if;
 
-        -- the answer's words into the RAM, then the crossing is released
+        -- the answer's words into the RAM as they come (a PPS answer's
+        -- too), until the last word of the one this access asked for
         when WAITR =>
-          if resp_pend = '1' and resp(97 downto 96) /= R_PPS then
-            case resp(97 downto 96) is
-              when R_SNAP => wr(REG_CLOCK_TIME_NS_LO / 4, X_RMID); st <= RSP2;
-              when R_EVENT => wr(REG_EVENT_STAMP_NS_LO / 4, X_RLO); st <= RSP2;
-              when others =>
-                if acc_status = '1' then
-                  wr(REG_EVENT_STATUS / 4, X_LEVEL);
-                else
-                  wr(REG_EVENT_OVERFLOWS / 4, X_RHI);
-                end if;
-                take_r <= '1'; st <= RD;
-            end case;
+          if resp_pend = '1' and take_r = '0' then
+            take_word;
+            if resp(35 downto 32) = wait_d then
+              st <= RD;
+            end if;
           end if;
-        when RSP2 =>
-          if resp(96) = '0' then
-            wr(REG_CLOCK_TIME_NS_HI / 4, X_RHI);
-          else
-            wr(REG_EVENT_STAMP_NS_HI / 4, X_RMID);
-          end if;
-          st <= RSP3;
-        when RSP3 =>
-          if resp(96) = '0' then
-            wr(REG_CLOCK_TIME_FRAC / 4, X_RLO);
-          else
-            wr(REG_EVENT_STAMP_INFO / 4, X_INFO);
-          end if;
-          take_r <= '1'; st <= RD;
 
         -- end of an access: count a bad one, then return the word
         when ENDS =>
@@ -794,7 +789,7 @@ begin
       if rst = '1' then
         st <= INIT; init_n <= 0; m_have <= '0'; w_en <= '0';
         ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
-        badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; servo_step <= '0';
+        badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; sv_stamp <= '0'; servo_step <= '0'; stamp_lock <= '0';
         pps_ctrl <= PPS_CTRL_RESET(2 downto 0);
       end if;
     end if;
@@ -803,5 +798,5 @@ begin
   reg_ready <= ready;
   reg_rdata <= ram_q;
   msg_valid <= '1' when st = OFFER else '0';
-  msg <= std_logic_vector(to_unsigned(k_r, 4)) & ram_q;
+  msg <= std_logic_vector(to_unsigned(k_r, 5)) & ram_q;
 end architecture;

@@ -36,19 +36,31 @@ architecture rtl of clock_tb_domain is
   signal time_ns   : unsigned(63 downto 0);
   -- Snapshot: the timebase's fraction chunks are not aligned to time_ns
   -- (that took 144 flip-flops); frac_early runs SNAP_LEAD clocks ahead of
-  -- time_ns, so a snapshot latches it (frac_cap) and offers its answer,
-  -- with time_ns, exactly SNAP_LEAD clocks later. It starts only when the
-  -- crossing is free and holds every other answer back meanwhile, so the
-  -- crossing is still free then and takes it in that clock.
+  -- time_ns, so a snapshot latches it (frac_cap) and offers its first word
+  -- (time_ns 31..0) exactly SNAP_LEAD clocks later, latching ns 63..32 of
+  -- that clock (snap_hi) for its second word. It starts only when the
+  -- crossing is free and no other answer is under way, so the crossing is
+  -- still free then and takes the word in that clock.
   constant TB_W : positive := 16;
-  constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;   -- >= 2: see sel_snap
+  constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;   -- >= 2: see rv
   signal frac_early, frac_cap : unsigned(31 downto 0) := (others => '0');
+  signal snap_hi : unsigned(31 downto 0) := (others => '0');
   signal time_skew : unsigned(63 downto 0);   -- perout_gen's compare reads these
   signal snap_sh : std_logic_vector(SNAP_LEAD - 1 downto 0) := (others => '0');
-  -- the answer of this clock: chosen a clock ahead (see the process)
-  signal sel_snap, sel_ev, sel_evstat, sel_pps, rv : std_logic := '0';
-  -- the answer that left in the clock before (its flag is cleared now)
-  signal sent_snap, sent_ev, sent_evstat, sent_pps : std_logic := '0';
+  -- Answers leave as 32-bit words (clock_msg_pkg D_*): the answer under way
+  -- (busy, its kind and word number: the word's destination) and the word's
+  -- valid flag rv, all flip-flops; sent: the crossing took a word in the
+  -- clock before, so the next word (or the end) is chosen now.
+  signal busy, rv, sent, snap_act : std_logic := '0';
+  -- the crossing's ready a clock ago: with no take since (sent = 0) and
+  -- none now (rv = 0) the crossing is free now. The snapshot's start
+  -- decision uses it instead of resp_ready, which carries tb_rst: tb_rst's
+  -- route through that decision into the answer state's enables was the
+  -- worst tb_clk path at seeds 1 and 3 of c2dd6e4 (7.90 / 8.04 ns).
+  signal ready_q : std_logic := '0';
+  signal kind : std_logic_vector(1 downto 0) := "00";
+  signal wi : unsigned(1 downto 0) := "00";
+  signal word : std_logic_vector(31 downto 0);
   signal tb_valid  : std_logic := '0';
   signal tb_ready  : std_logic;
   signal tb_op     : std_logic_vector(1 downto 0) := "00";
@@ -61,7 +73,9 @@ architecture rtl of clock_tb_domain is
   -- timebase command can interleave, and perout_gen reads it only on arm.
   signal stage_r   : std_logic_vector(95 downto 0) := (others => '0');
 
-  signal pps_cfg   : std_logic_vector(31 downto 0) := (others => '0');
+  -- the PPS capture's configuration (pps.ctrl and pps.min_width as written)
+  signal pps_en, pps_fall : std_logic := '0';
+  signal pps_minw  : unsigned(15 downto 0) := (others => '0');
   signal ev_cfg    : std_logic_vector(31 downto 0) := (others => '0');
   signal ev_minw   : unsigned(15 downto 0) := to_unsigned(4, 16);
   signal po_period, po_width : unsigned(31 downto 0) := (others => '0');
@@ -77,7 +91,8 @@ architecture rtl of clock_tb_domain is
   signal fq_level : unsigned(FIFO_LOG2 downto 0);
   signal fq_ovf   : unsigned(31 downto 0);
 
-  -- pending responses, sent in this priority order
+  -- pending responses, sent in this priority order (then pps_is_stamp,
+  -- then pps_pend: the filter's glitch count changed)
   signal snap_pend, ev_pend, evstat_pend, pps_pend : std_logic := '0';
   -- a PPS stamp waiting to be sent: the edge capture's own stamp register
   -- is the only copy, held (pps_cap.hold) until the answer has left. An
@@ -86,7 +101,7 @@ architecture rtl of clock_tb_domain is
   -- on the PPS line and is ignored, not stamped or counted as a glitch.
   signal pps_is_stamp : std_logic := '0';
   signal pps_hold : std_logic;
-  signal glitches  : unsigned(15 downto 0) := (others => '0');
+  signal glitches  : unsigned(31 downto 0) := (others => '0');
   signal evstat_req : std_logic := '0';
 
   constant US_DIV : positive := CLK_HZ / 1_000_000;
@@ -121,24 +136,28 @@ begin
       tb_valid <= '0';
       pop      <= '0';
       po_arm   <= '0';
-      -- the answer sent in the clock before: its flag is cleared (first,
-      -- so a flag raised in this clock below stays raised)
-      if sent_snap = '1' then
-        snap_pend <= '0';
-      end if;
-      if sent_ev = '1' then
-        ev_pend <= '0';
-      end if;
-      if sent_evstat = '1' then
-        evstat_pend <= '0';
-      end if;
-      if sent_pps = '1' then
-        pps_is_stamp <= '0';
-        pps_pend <= '0';
+      -- A word was taken in the clock before: the next word of the answer,
+      -- or its end. The crossing cannot take another word for at least 4
+      -- clocks after a take (its acknowledge comes back through two
+      -- bus-clock and two tb_clk synchroniser flops), so rv may stay set
+      -- until here and the next word's destination settles long before.
+      -- The words of a kind: snapshot and event 0, 1, 2; FIFO state 0, 1;
+      -- PPS stamp 0, 1; the glitch count 2.
+      sent <= resp_ready and rv;
+      ready_q <= resp_ready;
+      if sent = '1' then
+        if (kind(1) = '0' and wi = 2) or (kind(1) = '1' and wi /= 0) then
+          busy <= '0'; rv <= '0'; snap_act <= '0';
+          if kind = "11" and wi = 1 then
+            pps_is_stamp <= '0';     -- the stamp is out: the capture may go on
+          end if;
+        else
+          wi <= wi + 1;
+        end if;
       end if;
 
       if msg_valid = '1' then
-        a := to_integer(unsigned(msg(35 downto 32)));
+        a := to_integer(unsigned(msg(36 downto 32)));
         d := msg(31 downto 0);
         case a is
           -- PERIOD: the timebase reads bits 39..32 only, so the whole ns
@@ -146,7 +165,8 @@ begin
           when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => stage_r(63 downto 32) <= d;
           when M_SET_HI | M_ADJ_HI | M_PO_HI => stage_r(95 downto 64) <= d;
           when M_SET_FRAC | M_PER_FRAC => stage_r(31 downto 0) <= d;
-          when M_PPS_CFG   => pps_cfg <= d;
+          when M_PPS_CFG   => pps_en <= d(0) or d(1); pps_fall <= d(2);
+          when M_PPS_MINW  => pps_minw <= unsigned(d(15 downto 0));
           when M_EV_CFG    => ev_cfg <= d;
           when M_EV_MINW   => ev_minw <= unsigned(d(15 downto 0));
           when M_PO_PERIOD => po_period <= unsigned(d);
@@ -181,59 +201,56 @@ begin
         glitches <= glitches + 1;
       end if;
 
-      -- snapshot: fraction now, the answer SNAP_LEAD clocks later; only
-      -- when the crossing is free and takes nothing in this clock
-      -- (frac_cap follows frac_early whenever no snapshot is under way, so
-      -- it holds the start clock's value: its 32 enables do not hang on
-      -- the start decision, which was a 8.8 ns tb_clk path at seed 2)
-      if snap_sh = (snap_sh'range => '0') then
+      -- snapshot: fraction now, the first word SNAP_LEAD clocks later; only
+      -- when the crossing is free, takes nothing in this clock and no other
+      -- answer is under way (frac_cap follows frac_early whenever no
+      -- snapshot is under way, so it holds the start clock's value: its 32
+      -- enables do not hang on the start decision, which was a 8.8 ns
+      -- tb_clk path at seed 2)
+      if snap_act = '0' then
         frac_cap <= frac_early;
       end if;
-      if snap_pend = '1' and resp_ready = '1' and rv = '0' and
-         snap_sh = (snap_sh'range => '0') then
-        snap_sh <= (0 => '1', others => '0');
-      else
-        snap_sh <= snap_sh(SNAP_LEAD - 2 downto 0) & '0';
+      snap_sh <= snap_sh(SNAP_LEAD - 2 downto 0) & '0';
+      if snap_sh(SNAP_LEAD - 2) = '1' then
+        rv <= '1';                   -- the first word, in the next clock
+      end if;
+      if snap_sh(SNAP_LEAD - 1) = '1' then
+        snap_hi <= time_ns(63 downto 32);   -- the clock word 0 is taken
+      end if;
+      -- the next answer (priority: snapshot, event, FIFO state, PPS); its
+      -- flag is cleared as it starts, so a flag raised again below (in this
+      -- clock or later) makes another answer after this one
+      if busy = '0' then
+        if snap_pend = '1' then
+          if ready_q = '1' and sent = '0' and rv = '0' then
+            snap_pend <= '0'; busy <= '1'; snap_act <= '1';
+            kind <= "00"; wi <= "00";
+            snap_sh(0) <= '1';
+          end if;
+        elsif ev_pend = '1' then
+          ev_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "01"; wi <= "00";
+        elsif evstat_pend = '1' then
+          evstat_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "10"; wi <= "00";
+        elsif pps_is_stamp = '1' then
+          -- (its flag is cleared at its end: it also holds the capture)
+          busy <= '1'; rv <= '1'; kind <= "11"; wi <= "00";
+        elsif pps_pend = '1' then
+          pps_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "11"; wi <= "10";
+        end if;
       end if;
 
-      -- response port: the crossing's own holding register takes the word
-      -- (see the selection below) in a clock with rv and resp_ready; the
-      -- sent answer's flag is cleared in the next clock (at the top of
-      -- this process) from these flip-flops. resp_ready carries tb_rst
-      -- (cdc_handshake's a_ready), and its route into the flags' enables
-      -- was the worst tb_clk path at seed 3 of 430df51 (8.69 ns, 3.1 ns
-      -- of it tb_rst's route). A flag still set one clock after its send
-      -- may be chosen again for the clock after, but the crossing is busy
-      -- then: its ready needs the acknowledge back through two bus-clock
-      -- and two tb_clk synchroniser flops, at least 4 clocks. A PPS stamp
-      -- or glitch in the send clock itself is not cleared (as before: it
-      -- is sent in a later answer).
-      sent_snap   <= resp_ready and rv and sel_snap;
-      sent_ev     <= resp_ready and rv and sel_ev;
-      sent_evstat <= resp_ready and rv and sel_evstat;
-      sent_pps    <= resp_ready and rv and sel_pps and not pps_stb and not pps_glitch;
       -- a new PPS stamp, or a width glitch (an answer with the new count
-      -- follows): after the clear above, so one that comes in the clock an
-      -- answer leaves is sent in a later one
+      -- follows): after the start above, so a glitch that comes in the
+      -- clock its answer starts is sent in a later one. (A stamp cannot
+      -- come while one is under way: the capture is held until its last
+      -- word.)
       if pps_stb = '1' then
         pps_is_stamp <= '1';
-        pps_pend <= '1';
       end if;
       if pps_glitch = '1' then
         pps_pend <= '1';
       end if;
 
-      -- the answer for the next clock, chosen from the flags of this one
-      -- (priority: snapshot, event, FIFO status, PPS). Flags raised in
-      -- this clock wait a clock; a flag cleared by a send in this clock
-      -- may be chosen once more, but the crossing is then busy (no
-      -- resp_ready) until long after the choice is renewed.
-      sel_snap   <= snap_pend and snap_sh(SNAP_LEAD - 2);
-      sel_ev     <= not snap_pend and ev_pend;
-      sel_evstat <= not snap_pend and not ev_pend and evstat_pend;
-      sel_pps    <= not snap_pend and not ev_pend and not evstat_pend and pps_pend;
-      rv <= (snap_pend and snap_sh(SNAP_LEAD - 2)) or
-            (not snap_pend and (ev_pend or evstat_pend or pps_pend));
 
       if us_cnt = US_DIV - 1 then
         us_cnt <= 0;
@@ -246,37 +263,48 @@ begin
       if rst_q = '1' then
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         snap_sh <= (others => '0');
-        sel_snap <= '0'; sel_ev <= '0'; sel_evstat <= '0'; sel_pps <= '0'; rv <= '0';
-        sent_snap <= '0'; sent_ev <= '0'; sent_evstat <= '0'; sent_pps <= '0';
-        pps_cfg <= (others => '0'); ev_cfg <= (others => '0');
+        busy <= '0'; rv <= '0'; sent <= '0'; snap_act <= '0';
+        pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
+        ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
         glitches <= (others => '0');
       end if;
     end if;
   end process;
-  -- The answer is selected by the flip-flops above and latched by
-  -- cdc_handshake in the clock it is taken (resp_valid and resp_ready), so
-  -- the 98-bit word is held once, in the crossing, not twice. resp_valid
-  -- is a flip-flop: with the pending flags decoded in front of it, it
-  -- drove the crossing's 98 clock enables through 4 LUT levels and a
-  -- global buffer (9.04 ns, the worst tb_clk path at seed 2, measured).
-  -- A snapshot sends time_ns of that clock with frac_cap (see above).
+  -- The word is selected by the flip-flops above (its destination) and
+  -- latched by cdc_handshake in the clock it is taken (resp_valid and
+  -- resp_ready), so it is held once, in the crossing. resp_valid is a
+  -- flip-flop: with the pending flags decoded in front of it, it drove the
+  -- crossing's clock enables through 4 LUT levels and a global buffer
+  -- (9.04 ns, the worst tb_clk path at seed 2 of the 98-bit answer).
+  -- Every word but the snapshot's first is held until the answer ends: the
+  -- FIFO keeps its entry until the next pop, the PPS capture its stamp
+  -- (hold), snap_hi and frac_cap their values; the FIFO state and the
+  -- glitch count are read as they are when their word leaves.
   -- from the strobe (edge_capture registers hold) until the answer leaves
   pps_hold <= pps_stb or pps_is_stamp;
   resp_valid <= rv;
-  resp <= R_SNAP & std_logic_vector(time_ns & frac_cap) when sel_snap = '1' else
-          R_EVENT & fq_found & fq_entry(82 downto 64) & x"000" & fq_entry(63 downto 0)
-            when sel_ev = '1' else
-          R_EVSTAT & std_logic_vector(fq_ovf) & std_logic_vector(resize(fq_level, 16)) &
-            x"000000000000" when sel_evstat = '1' else
-          R_PPS & std_logic_vector(pps_stamp) & std_logic_vector(glitches) & pps_is_stamp &
-            "000000000000000";
+  with kind & std_logic_vector(wi) select word <=
+    std_logic_vector(time_ns(31 downto 0)) when D_TIME_LO,
+    std_logic_vector(snap_hi) when D_TIME_HI,
+    std_logic_vector(frac_cap) when D_TIME_FRAC,
+    fq_entry(31 downto 0) when D_EV_LO,
+    fq_entry(63 downto 32) when D_EV_HI,
+    -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
+    fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64)
+      when D_EV_INFO,
+    std_logic_vector(resize(fq_level, 32)) when D_EV_LEVEL,
+    std_logic_vector(fq_ovf) when D_EV_OVF,
+    std_logic_vector(pps_stamp(31 downto 0)) when D_PPS_LO,
+    std_logic_vector(pps_stamp(63 downto 32)) when D_PPS_HI,
+    std_logic_vector(glitches) when others;    -- D_PPS_FILT
+  resp <= kind & std_logic_vector(wi) & word;
   us_toggle  <= us_t;
   time_ns_out <= time_ns;
 
   pps_cap : entity work.edge_capture
-    port map (clk => clk, rst => rst, pin => pps_in, enable => pps_cfg(0),
-              falling => pps_cfg(1), min_width => unsigned(pps_cfg(31 downto 16)),
+    port map (clk => clk, rst => rst, pin => pps_in, enable => pps_en,
+              falling => pps_fall, min_width => pps_minw,
               time_ns => time_ns, hold => pps_hold, stamp_valid => pps_stb,
               stamp => pps_stamp, glitch => pps_glitch);
 

@@ -25,12 +25,15 @@
 -- last stamp's low half, written word by word from the adder) or 2^31 - 1.
 -- All per-edge arithmetic (gap test, 64-step remainder, fold, absolute
 -- value, threshold compares, gain multiplies, saturating sums, the PPS-loss
--- test and its microsecond count, the counters edges/rejects/losses/steps)
--- goes through that adder. Only the gap-glitch counter (a port) keeps its
--- own incrementer. The four counters live in the register RAM: an INC step
--- reads one (par), adds one, and hands it back on cnt_req until cnt_ack.
--- Flip-flops hold only what the ports show (last stamp, offset, step,
--- frequency, glitches), the stamp being worked on, r and the control.
+-- test and its microsecond count, the counters edges/rejects/losses/steps/
+-- gap glitches) goes through that adder. The counters live in the register
+-- RAM: an INC step reads one (par), adds one, and hands it back on cnt_req
+-- until cnt_ack. The results the register file shows (offset, frequency,
+-- step, the accepted stamp) leave the same way, one 32-bit word of r at a
+-- time, when they are made (the stamp by two extra operations that load
+-- r with its words): the servo has no output registers, and the register
+-- file no multiplexer of servo outputs. Flip-flops hold the stamp being
+-- worked on, r and the control.
 --
 -- Timing of an operation: T_ADDR (the parameter address `par` settles and
 -- par_q follows a clock later; the operand selection is registered), then
@@ -42,7 +45,9 @@
 -- The PPS-loss test (us_since >= loss_us) runs on the adder while the
 -- sequencer is idle and microsecond ticks are pending (pend, counted while
 -- an edge is worked on and added in one operation); a stamp that arrives
--- meanwhile waits (stamp_valid is remembered).
+-- meanwhile waits (stamp_valid is remembered). The stamp itself is read
+-- from the register RAM (LDA..LDC, 32 bits per clock into sr) when the
+-- servo starts on it: the register file writes a PPS answer's words there.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -58,23 +63,23 @@ entity pps_servo is
     -- in the register map: mant(23..8), shift(4..0))
     par           : out par_t;
     par_q         : in  std_logic_vector(31 downto 0);
+    -- a PPS stamp is in the register RAM (words P_PPS_LO, P_PPS_HI, read
+    -- through par/par_q when the servo starts on it)
     stamp_valid   : in  std_logic;
-    stamp         : in  unsigned(63 downto 0);          -- valid with stamp_valid only
     us_tick       : in  std_logic;
     accepted      : out std_logic;                      -- strobe: stamp kept
-    last_stamp    : out unsigned(63 downto 0);          -- the last stamp kept
-    -- requests to the timebase; held until ack
+    -- requests to the timebase; held until ack. The step (P_STEP_LO,
+    -- sign-extended to 64 bits) and the frequency (P_FREQ) have been handed
+    -- over on the result port before the request rises.
     step_req      : out std_logic;
-    step_ns       : out signed(63 downto 0);
     freq_req      : out std_logic;
-    freq_adj      : out signed(31 downto 0);
     req_ack       : in  std_logic;
     state         : out std_logic_vector(1 downto 0);
     present       : out std_logic;
-    offset_ns     : out signed(31 downto 0);
-    gap_glitches  : out unsigned(31 downto 0);
-    -- counter write-back: the new value of counter cnt_sel (P_EDGES,
-    -- P_REJECTS, P_LOSSES, P_STEPS), held until cnt_ack
+    -- result port: cnt_val is the new value of word cnt_sel, held until
+    -- cnt_ack: a counter (P_EDGES, P_REJECTS, P_LOSSES, P_STEPS, P_GAPS) or
+    -- a result (P_OFFSET, P_FREQ, P_STEP_LO, P_STAMP_LO then P_STAMP_HI).
+    -- The servo keeps no copy of any of them.
     cnt_req       : out std_logic;
     cnt_sel       : out par_t;
     cnt_val       : out std_logic_vector(31 downto 0);
@@ -105,10 +110,10 @@ architecture rtl of pps_servo is
   --   HLD   r := integ, for freq_adj in holdover
   -- Other states take one clock: IDLE, CNTW, M0 (r := 0 before MODS),
   -- DECIDE (the state machine), RSHF (r >>= 1, shift times), WAIT_ACK.
-  type seq_t is (IDLE, G1, G2, G3, INC, CNTW, M0, MODS, MFIX, FOLD1, FOLD2, ABSE,
-                 CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, LOADK, MULT, RSHF,
-                 SATP, ACC, SATA, WAIT_ACK, LS1, LS2, HLD);
-  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_SR, A_PEND);
+  type seq_t is (IDLE, LDA, LDB, LDC, G1, G2, G3, SL1, SH1, INC, CNTW, M0, MODS, MFIX, FOLD1,
+                 FOLD2, ABSE, CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, STPI, LOADK, MULT,
+                 RSHF, SATP, ACC, SATA, FRQ, WAIT_ACK, LS1, LS2, HLD, HLD2);
+  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_SR, A_SRH, A_PEND);
   type bsel_t is (B_ZERO, B_PAR, B_RAM, B_MAXP);
   -- the servo's own word RAM: five 48-bit values, words 0..2 at slot * 4
   constant S_AERR  : natural := 0;     -- |err|, the multiplicand
@@ -126,13 +131,12 @@ architecture rtl of pps_servo is
   signal wd  : unsigned(1 downto 0) := (others => '0');   -- word 0..2 of the operation
   signal ph  : ph_t := PH_I;
   signal st  : std_logic_vector(1 downto 0) := FREERUN;
-  signal last_lo, last_hi : unsigned(31 downto 0) := (others => '0');
   signal have_last, prev_step, pres : std_logic := '0';
   -- microsecond ticks not yet added to us_since (the RAM word); us_zero:
   -- us_since restarts at 0 (the RAM word is not read)
   signal pend : unsigned(7 downto 0) := (others => '0');
   signal us_zero : std_logic := '1';
-  signal err  : signed(31 downto 0) := (others => '0');
+  signal err_neg : std_logic := '0';   -- the sign of err (its value went out as P_OFFSET)
   signal integ_ok : std_logic := '0';   -- the integrator in the RAM was written
   signal sp : std_logic := '0';         -- stamp slot the next stamp goes to
   signal wram : wram_t;
@@ -143,15 +147,16 @@ architecture rtl of pps_servo is
   -- one counter, as each state uses one and the other restarts at 0 on entry
   signal run : unsigned(7 downto 0) := (others => '0');
   signal rej_run : unsigned(1 downto 0) := (others => '0');   -- 0..3 rejections in a row
-  signal c_gap : unsigned(31 downto 0) := (others => '0');
   signal ret : seq_t := IDLE;
   signal inc_sel : par_t := P_EDGES;
   signal creq : std_logic := '0';
   signal sreq, freq : std_logic := '0';
-  -- -err at the step; |err| < 2^30 (it is folded to +-interval/2), so 32
-  -- bits hold it and step_ns is its sign extension
-  signal step_r : signed(31 downto 0) := (others => '0');
-  signal fadj : signed(31 downto 0) := (others => '0');
+  -- after the step's counter: the frequency estimate (LOADK) or done
+  signal k_after : std_logic := '0';
+  -- the accepted stamp (still in sr) is handed over when the edge's work
+  -- is done (SL1, SH1 from IDLE or WAIT_ACK): not in front of the
+  -- frequency request, and while the register file serves it
+  signal st_out : std_logic := '0';
 
   -- datapath registers (no reset: every operation writes them before it
   -- reads them, and the sequencer state that orders that is reset)
@@ -175,7 +180,7 @@ architecture rtl of pps_servo is
   signal d_we, c_we : std_logic := '0';
   signal r_sh : std_logic;              -- r(47..32) takes the shifted word, not the sum
   signal again, mbit : std_logic;
-  signal is_op, act, sr_load, glitch, accept : std_logic;
+  signal is_op, act, sr_load, glitch : std_logic;
   signal bit0, shin : std_logic;
   signal a, b : unsigned(15 downto 0);
   signal s18 : unsigned(17 downto 0);
@@ -200,6 +205,10 @@ begin
         d_asel <= A_SR;
         d_we <= '1';
         if sp = '1' then d_ws <= S_STAMP + 1; else d_ws <= S_STAMP; end if;
+      when SL1 =>
+        d_asel <= A_SR;        -- r := stamp_lo, for the result port
+      when SH1 =>
+        d_asel <= A_SRH;       -- r := stamp_hi
       when G2 =>
         d_bsel <= B_RAM; d_bx <= '1'; d_cin <= '1'; d_m32 <= '1';
         if sp = '1' then d_rs <= S_STAMP; else d_rs <= S_STAMP + 1; end if;
@@ -231,7 +240,7 @@ begin
       when NEG =>
         -- r := -err = |err| or -|err|
         d_asel <= A_ZERO; d_bsel <= B_RAM; d_rs <= S_AERR;
-        d_bx <= not err(31); d_cin <= not err(31);
+        d_bx <= not err_neg; d_cin <= not err_neg;
       when MULT =>
         d_asel <= A_SH;
         if mbit = '1' then
@@ -250,7 +259,7 @@ begin
         end if;
         if seq = HLD then
           d_asel <= A_ZERO;
-        elsif err(31) = '0' then
+        elsif err_neg = '0' then
           d_asel <= A_NR; d_cin <= '1';
         end if;
       when SATA =>
@@ -277,13 +286,15 @@ begin
   end process;
 
   with seq select is_op <=
-    '0' when IDLE | CNTW | M0 | DECIDE | RSHF | WAIT_ACK,
+    '0' when IDLE | LDA | LDB | LDC | CNTW | M0 | DECIDE | RSHF | WAIT_ACK | STPI | FRQ | HLD2,
     '1' when others;
 
   -- the parameter each step reads
   parsel : process (all)
   begin
     case seq is
+      when LDA => par <= P_PPS_LO;
+      when LDB => par <= P_PPS_HI;
       when G1 | G2 | G3 => par <= P_GAP;
       when CMP_S => par <= P_STEP;
       when CMP_L => par <= P_LOCK;
@@ -322,6 +333,10 @@ begin
       when A_SR =>
         if wd = 0 then a <= sr(15 downto 0);
         elsif wd = 1 then a <= sr(31 downto 16);
+        else a <= (others => '0'); end if;
+      when A_SRH =>
+        if wd = 0 then a <= sr(47 downto 32);
+        elsif wd = 1 then a <= sr(63 downto 48);
         else a <= (others => '0'); end if;
       when A_PEND =>
         if wd = 0 then a <= x"00" & pend;
@@ -390,19 +405,22 @@ begin
         pend <= pend + 1;
       end if;
       -- a stamp is taken whenever no edge is being worked on
-      -- (into sr at once: the register file keeps no copy of the stamp)
       if sr_load = '1' then
         sv_pend <= '1';
       end if;
 
+      -- an operation's selection is decoded at its T_ADDR, or at the T_ACT
+      -- of the loop round before (again): one load for both
+      if is_op = '1' and (tk = T_ADDR or again = '1') then
+        c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
+        c_wr <= d_wr; c_m32 <= d_m32;
+        c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
+        wd <= (others => '0');
+        z_f <= '1';
+      end if;
       if is_op = '1' then
         case tk is
           when T_ADDR =>
-            c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
-            c_wr <= d_wr; c_m32 <= d_m32;
-            c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
-            wd <= (others => '0');
-            z_f <= '1';
             tk <= T_SUM;
           when T_SUM =>
             if wd = 2 and c_m32 = '1' then
@@ -427,11 +445,6 @@ begin
           when T_ACT =>
             -- the next round of a loop reads the same parameter: no T_ADDR
             if again = '1' then
-              c_asel <= d_asel; c_bsel <= d_bsel; c_bx <= d_bx; c_cin <= d_cin;
-              c_wr <= d_wr; c_m32 <= d_m32;
-              c_rs <= d_rs; c_ws <= d_ws; c_we <= d_we;
-              wd <= (others => '0');
-              z_f <= '1';
               tk <= T_SUM;
             else
               tk <= T_ADDR;
@@ -441,15 +454,22 @@ begin
 
       -- the steps' decisions: one clock states, and operations at T_ACT
       if seq = IDLE then
-        if sv_pend = '1' then
+        if st_out = '1' then
+          st_out <= '0';
+          seq <= SL1;
+        elsif sv_pend = '1' then
           sv_pend <= '0';
-          seq <= G1;
+          seq <= LDA;
         elsif pend /= 0 and pres = '1' then
           seq <= LS1;
         end if;
 
       elsif seq = WAIT_ACK then
-        if sreq = '0' and freq = '0' then
+        -- the stamp goes out while the register file serves the request
+        if st_out = '1' then
+          st_out <= '0';
+          seq <= SL1;
+        elsif sreq = '0' and freq = '0' then
           seq <= IDLE;
         end if;
 
@@ -458,6 +478,28 @@ begin
           creq <= '0';
           seq <= ret;
         end if;
+
+      elsif seq = LDA then
+        seq <= LDB;
+      elsif seq = LDB then
+        seq <= LDC;
+      elsif seq = LDC then
+        seq <= G1;
+
+      elsif seq = STPI then
+        -- the step's low word is in the register RAM: request it, count it
+        sreq <= '1';
+        inc_sel <= P_STEPS;
+        seq <= INC;
+        if k_after = '1' then ret <= LOADK; else ret <= WAIT_ACK; end if;
+
+      elsif seq = FRQ then
+        freq <= '1';
+        seq <= WAIT_ACK;
+
+      elsif seq = HLD2 then
+        freq <= '1';
+        inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
 
       elsif seq = M0 then
         cnt <= (others => '1');              -- 64 steps
@@ -482,13 +524,10 @@ begin
             run    <= (others => '0');
             st     <= LOCKING;
             prev_step <= f_step;
-            inc_sel <= P_STEPS;
             seq    <= NEG;
+            k_after <= prev_step;
             if prev_step = '1' then
               ph  <= PH_F;
-              ret <= LOADK;
-            else
-              ret <= WAIT_ACK;
             end if;
           else
             prev_step <= '0';
@@ -541,9 +580,9 @@ begin
         when G1 => seq <= G2;
         when G2 => seq <= G3;
         when G3 =>
-          seq <= IDLE;
           if glitch = '0' then
             accepted  <= '1';
+            st_out    <= '1';               -- handed over when back in IDLE
             inc_sel   <= P_EDGES;
             seq       <= INC;
             ret       <= IDLE;
@@ -555,7 +594,13 @@ begin
             if mode = "10" then
               ret <= M0;
             end if;
+          else
+            inc_sel <= P_GAPS; ret <= IDLE; seq <= INC;
           end if;
+        when SL1 =>
+          inc_sel <= P_STAMP_LO; creq <= '1'; ret <= SH1; seq <= CNTW;
+        when SH1 =>
+          inc_sel <= P_STAMP_HI; creq <= '1'; ret <= WAIT_ACK; seq <= CNTW;
 
         when INC =>
           creq <= '1';
@@ -572,7 +617,8 @@ begin
           f_ge <= not neg_f;
           seq  <= FOLD2;
         when FOLD2 =>
-          seq <= ABSE;
+          -- r = err: out as pps.offset_ns
+          inc_sel <= P_OFFSET; creq <= '1'; ret <= ABSE; seq <= CNTW;
         when ABSE =>
           seq <= CMP_S;
         -- r = |err| against the thresholds
@@ -594,8 +640,8 @@ begin
           seq <= DECIDE;
 
         when NEG =>
-          sreq   <= '1';
-          seq    <= INC;
+          -- r = the step, to the register RAM first; STPI requests it
+          inc_sel <= P_STEP_LO; creq <= '1'; ret <= STPI; seq <= CNTW;
 
         when LOADK =>
           shc <= unsigned(par_q(4 downto 0));
@@ -624,11 +670,9 @@ begin
             when PH_F =>
               -- after a step: the learned frequency only, no P term
               integ_ok <= '1';
-              freq  <= '1';
-              seq   <= WAIT_ACK;
+              inc_sel <= P_FREQ; creq <= '1'; ret <= FRQ; seq <= CNTW;
             when others =>
-              freq <= '1';
-              seq  <= WAIT_ACK;
+              inc_sel <= P_FREQ; creq <= '1'; ret <= FRQ; seq <= CNTW;
           end case;
 
         when LS1 =>
@@ -644,9 +688,8 @@ begin
             end if;
           end if;
         when HLD =>
-          -- fadj := integ: hold the learned frequency, drop the P term
-          freq <= '1';
-          inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
+          -- freq_adj := integ: hold the learned frequency, drop the P term
+          inc_sel <= P_FREQ; creq <= '1'; ret <= HLD2; seq <= CNTW;
 
         when others =>
           null;
@@ -673,7 +716,7 @@ begin
         prev_step <= '0'; integ_ok <= '0';
         sreq <= '0'; freq <= '0';
         run <= (others => '0'); rej_run <= (others => '0');
-        creq <= '0';
+        creq <= '0'; st_out <= '0';
         sv_pend <= '0'; pend <= (others => '0'); us_zero <= '1';
       end if;
     end if;
@@ -707,52 +750,29 @@ begin
   sr_load <= '1' when stamp_valid = '1' and mode /= "00" and
                       (seq = IDLE or seq = LS1 or seq = LS2) else '0';
   glitch <= have_last and neg_f;
-  accept <= '1' when seq = G3 and act = '1' and glitch = '0' else '0';
   loads : process (clk)
   begin
     if rising_edge(clk) then
-      if sr_load = '1' then
-        sr <= stamp;
+      if seq = LDB or seq = LDC then
+        sr <= unsigned(par_q) & sr(63 downto 32);   -- low word, then high word
       elsif seq = MODS and act = '1' then
         sr <= sr(62 downto 0) & sr(63);   -- 64 rotations give it back whole
       end if;
-      if accept = '1' then
-        last_lo <= sr(31 downto 0);
-        last_hi <= sr(63 downto 32);
-      end if;
       if seq = FOLD2 and act = '1' then
-        err <= signed(r(31 downto 0));
-      end if;
-      if seq = NEG and act = '1' then
-        step_r <= signed(r(31 downto 0));
+        err_neg <= r(31);
       end if;
       if seq = LOADK and act = '1' then
         l <= unsigned(par_q(23 downto 8));
       elsif seq = MULT and act = '1' then
         l <= l(14 downto 0) & '0';
       end if;
-      if act = '1' and ((seq = SATA and ph /= PH_I) or seq = HLD) then
-        fadj <= signed(r(31 downto 0));
-      end if;
-      if seq = G3 and act = '1' and glitch = '1' then
-        c_gap <= c_gap + 1;
-      end if;
-      if rst = '1' then
-        fadj <= (others => '0');
-        c_gap <= (others => '0');
-      end if;
     end if;
   end process;
 
-  last_stamp <= last_hi & last_lo;
   step_req <= sreq;
-  step_ns  <= resize(step_r, 64);
   freq_req <= freq and not sreq;
-  freq_adj <= fadj;
   state    <= st;
   present  <= pres;
-  offset_ns <= err;
-  gap_glitches <= c_gap;
   cnt_req <= creq;
   cnt_sel <= inc_sel;
   cnt_val <= std_logic_vector(r(31 downto 0));

@@ -26,10 +26,9 @@ architecture sim of tb_arith_units is
   signal stamp_valid, req_ack : std_logic := '0';
   signal stamp : unsigned(63 downto 0) := (others => '0');
   signal accepted, step_req, freq_req, present : std_logic;
-  signal step_ns : signed(63 downto 0);
-  signal freq_adj, offset_ns : signed(31 downto 0);
+  -- the results as the servo hands them to the register RAM
+  signal freq_adj, offset_ns : signed(31 downto 0) := (others => '0');
   signal state : std_logic_vector(1 downto 0);
-  signal gap_glitches : unsigned(31 downto 0);
   signal cnt_req, cnt_ack : std_logic := '0';
   signal cnt_sel : par_t;
   signal cnt_val : std_logic_vector(31 downto 0);
@@ -55,11 +54,20 @@ begin
         when P_REJ | P_STEP | P_LOSS => par_q <= x"FFFFFFFF";
         when P_GAP => par_q <= (others => '0');
         when P_LCNT => par_q <= std_logic_vector(to_unsigned(4, 32));
-        when P_EDGES | P_REJECTS | P_LOSSES | P_STEPS => par_q <= (others => '0');
+        when P_EDGES | P_REJECTS | P_LOSSES | P_STEPS | P_GAPS => par_q <= (others => '0');
+        -- the stamp's words, as the register file writes them from the
+        -- PPS answer before it raises stamp_valid
+        when P_PPS_LO => par_q <= std_logic_vector(stamp(31 downto 0));
+        when P_PPS_HI => par_q <= std_logic_vector(stamp(63 downto 32));
         when others => par_q <= (others => 'X');
       end case;
-      -- counter write-backs: taken (their values are not checked here)
+      -- write-backs: taken (counter values are not checked here), the
+      -- offset and frequency kept for the checks
       cnt_ack <= cnt_req and not cnt_ack;
+      if cnt_req = '1' and cnt_ack = '0' then
+        if cnt_sel = P_OFFSET then offset_ns <= signed(cnt_val); end if;
+        if cnt_sel = P_FREQ then freq_adj <= signed(cnt_val); end if;
+      end if;
     end if;
   end process;
 
@@ -68,11 +76,11 @@ begin
   dut : entity work.pps_servo
     port map (
       clk => clk, rst => rst, mode => "10", par => par, par_q => par_q,
-      stamp_valid => stamp_valid, stamp => stamp, us_tick => '0',
-      accepted => accepted, step_req => step_req, step_ns => step_ns,
-      freq_req => freq_req, freq_adj => freq_adj, req_ack => req_ack,
-      state => state, present => present, offset_ns => offset_ns,
-      gap_glitches => gap_glitches, cnt_req => cnt_req, cnt_sel => cnt_sel,
+      stamp_valid => stamp_valid, us_tick => '0',
+      accepted => accepted, step_req => step_req,
+      freq_req => freq_req, req_ack => req_ack,
+      state => state, present => present,
+      cnt_req => cnt_req, cnt_sel => cnt_sel,
       cnt_val => cnt_val, cnt_ack => cnt_ack);
 
   process
@@ -163,6 +171,13 @@ begin
       req_ack <= '1';
       wait until rising_edge(clk);
       req_ack <= '0';
+      -- the edge's work ends with the stamp's hand-over (its high word);
+      -- a stamp that came before that would be dropped (servo.md)
+      for i in 1 to 100 loop
+        exit when cnt_req = '1' and cnt_ack = '0' and cnt_sel = P_STAMP_HI;
+        wait until rising_edge(clk);
+      end loop;
+      wait until rising_edge(clk);
       wait until rising_edge(clk);
     end procedure;
 

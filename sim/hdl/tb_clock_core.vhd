@@ -250,8 +250,16 @@ begin
     wr(REG_PPS_CTRL, w(PPS_CTRL_MODE_REPORT));
     read_time(t1);
     pps_in <= '1'; wait_ns(500); pps_in <= '0';
-    wait_ns(300);
-    rd(REG_PPS_STATUS, v);
+    -- the stamp is there once the servo has taken it and handed it to the
+    -- register file (the glitch filter, the crossing, the gap test, the
+    -- edge counter and the stamp's two words: about 1 us from the edge)
+    blk := 0;
+    loop
+      rd(REG_PPS_STATUS, v);
+      exit when v(PPS_STATUS_STAMP_NEW_LSB) = '1' or blk = 40;
+      blk := blk + 1;
+    end loop;
+    report "PPS stamp_new seen at the " & integer'image(blk + 1) & "th status read after the edge";
     check(v(PPS_STATUS_STAMP_NEW_LSB) = '1', "stamp_new after a PPS edge");
     rd(REG_PPS_STAMP_NS_LO, lo);
     rd(REG_PPS_STAMP_NS_HI, hi);

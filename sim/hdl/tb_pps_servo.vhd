@@ -24,12 +24,12 @@ architecture sim of tb_pps_servo is
   signal stamp_valid, us_tick, req_ack : std_logic := '0';
   signal stamp : unsigned(63 downto 0) := (others => '0');
   signal accepted, step_req, freq_req, present : std_logic;
-  signal step_ns : signed(63 downto 0);
-  signal freq_adj, offset_ns : signed(31 downto 0);
   signal state : std_logic_vector(1 downto 0);
-  signal gap_glitches : unsigned(31 downto 0);
-  -- the counters the servo keeps in the register RAM, modelled here
-  signal rejects, losses, steps, edges : unsigned(31 downto 0) := (others => '0');
+  -- the counters and results the servo keeps in the register RAM, modelled here
+  signal rejects, losses, steps, edges, gap_glitches : unsigned(31 downto 0) := (others => '0');
+  signal freq_adj, offset_ns, step_lo : signed(31 downto 0) := (others => '0');
+  signal stamp_lo, stamp_hi : unsigned(31 downto 0) := (others => '0');
+  signal stamp_half : boolean := false;   -- P_STAMP_LO written, P_STAMP_HI not yet
   signal cnt_req, cnt_ack : std_logic := '0';
   signal cnt_sel : par_t;
   signal cnt_val : std_logic_vector(31 downto 0);
@@ -58,7 +58,12 @@ begin
         when P_EDGES => par_q <= std_logic_vector(edges);
         when P_REJECTS => par_q <= std_logic_vector(rejects);
         when P_LOSSES => par_q <= std_logic_vector(losses);
+        when P_GAPS => par_q <= std_logic_vector(gap_glitches);
         when P_STEPS => par_q <= std_logic_vector(steps);
+        -- the stamp's words, as the register file writes them from the
+        -- PPS answer before it raises stamp_valid
+        when P_PPS_LO => par_q <= std_logic_vector(stamp(31 downto 0));
+        when P_PPS_HI => par_q <= std_logic_vector(stamp(63 downto 32));
         when others => par_q <= (others => 'X');
       end case;
       -- counter write-back, acknowledged after a clock (as the register
@@ -68,14 +73,31 @@ begin
       if rst = '1' then
         edges <= (others => '0'); rejects <= (others => '0');
         losses <= (others => '0'); steps <= (others => '0');
+        gap_glitches <= (others => '0'); freq_adj <= (others => '0');
+        offset_ns <= (others => '0'); step_lo <= (others => '0');
+        stamp_lo <= (others => '0'); stamp_hi <= (others => '0');
+        stamp_half <= false;
       elsif cnt_req = '1' and cnt_ack = '0' then
         cnt_ack <= '1';
+        -- the stamp's two words come back to back (the register file
+        -- relies on it: no access between them)
+        assert not stamp_half or cnt_sel = P_STAMP_HI
+          report "FAIL: stamp low word not followed by its high word" severity error;
+        assert stamp_half or cnt_sel /= P_STAMP_HI
+          report "FAIL: stamp high word without its low word" severity error;
+        stamp_half <= cnt_sel = P_STAMP_LO;
         case cnt_sel is
           when P_EDGES => edges <= unsigned(cnt_val);
           when P_REJECTS => rejects <= unsigned(cnt_val);
           when P_LOSSES => losses <= unsigned(cnt_val);
           when P_STEPS => steps <= unsigned(cnt_val);
-          when others => report "FAIL: write-back to a non-counter" severity error;
+          when P_GAPS => gap_glitches <= unsigned(cnt_val);
+          when P_OFFSET => offset_ns <= signed(cnt_val);
+          when P_FREQ => freq_adj <= signed(cnt_val);
+          when P_STEP_LO => step_lo <= signed(cnt_val);
+          when P_STAMP_LO => stamp_lo <= unsigned(cnt_val);
+          when P_STAMP_HI => stamp_hi <= unsigned(cnt_val);
+          when others => report "FAIL: write-back to an unknown word" severity error;
         end case;
       end if;
     end if;
@@ -108,11 +130,11 @@ begin
   dut : entity work.pps_servo
     port map (
       clk => clk, rst => rst, mode => mode, par => par, par_q => par_q,
-      stamp_valid => stamp_valid, stamp => stamp, us_tick => us_tick,
-      accepted => accepted, step_req => step_req, step_ns => step_ns,
-      freq_req => freq_req, freq_adj => freq_adj, req_ack => req_ack,
-      state => state, present => present, offset_ns => offset_ns,
-      gap_glitches => gap_glitches, cnt_req => cnt_req, cnt_sel => cnt_sel,
+      stamp_valid => stamp_valid, us_tick => us_tick,
+      accepted => accepted, step_req => step_req,
+      freq_req => freq_req, req_ack => req_ack,
+      state => state, present => present,
+      cnt_req => cnt_req, cnt_sel => cnt_sel,
       cnt_val => cnt_val, cnt_ack => cnt_ack);
 
   stim : process
@@ -160,9 +182,8 @@ begin
         wait until rising_edge(clk);
         req_ack <= '0';
         if step_req = '1' and req_ack = '0' then
-          card := card + real(to_integer(step_ns(63 downto 32))) * 4294967296.0 +
-                  real(to_integer(unsigned(step_ns(31 downto 16)))) * 65536.0 +
-                  real(to_integer(unsigned(step_ns(15 downto 0))));
+          -- the step is the sign extension of its low word
+          card := card + real(to_integer(step_lo));
           req_ack <= '1';
         elsif freq_req = '1' and req_ack = '0' then
           corr := real(to_integer(freq_adj)) / 4294967296.0 / 8.0;
@@ -292,6 +313,9 @@ begin
     second(true);
     second(true);
     check(edges = st0 + 2, "report mode does not accept edges");
+    -- the accepted stamp came out whole through the result port
+    check(stamp_hi & stamp_lo = stamp, "last stamp " & to_hstring(stamp_hi & stamp_lo) &
+          " /= " & to_hstring(stamp));
     check(corr = fa0, "report mode steered the clock");
     check(state = "00", "report mode must show FREERUN");
 
