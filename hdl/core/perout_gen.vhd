@@ -53,7 +53,11 @@ end entity;
 architecture rtl of perout_gen is
   type state_t is (IDLE, WAIT_RISE, ADD_FALL, WAIT_FALL, ADD_RISE);
   signal state   : state_t := IDLE;
-  signal ntarget : unsigned(63 downto 0) := (others => '1');   -- not target
+  -- not target. Its initial value is 0, not "no target" (all ones): the
+  -- iCE40's flip-flops start at 0, so Yosys kept an initial 1 by storing
+  -- the bits inverted and put 64 inverter LUTs in front of the carry
+  -- chains (measured). It is only used after an arm loads it.
+  signal ntarget : unsigned(63 downto 0) := (others => '0');
   -- compare: carry of chunk k registered for chunk k+1 in the next clock
   signal cy      : std_logic_vector(3 downto 0) := (others => '0');
   type csum_t is array (0 to 3) of unsigned(16 downto 0);

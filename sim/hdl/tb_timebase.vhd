@@ -165,8 +165,10 @@ begin
       variable seen : integer := -1;
     begin
       command(OP_SET, v);
+      -- SET v makes v the time of the step before the one it lands in:
+      -- the landing step shows v + period (timebase.vhd)
       for i in 0 to 40 loop
-        if cur = v then
+        if cur = v + p then
           seen := cycle - t0;
           exit;
         end if;
