@@ -48,7 +48,11 @@ entity timebase is
     -- this no longer saves cells (it did before session 5); the register
     -- map has no fractional offset (clock.adj_ns_lo/hi), so
     -- clock_tb_domain uses false.
-    ADJ_FRAC   : boolean  := true);
+    ADJ_FRAC   : boolean  := true;
+    -- true: the output alignment delays of 2 and 3 clocks (ns chunks 0
+    -- and 1 at W = 16: 80 flip-flops) run through block RAM delay lines
+    -- (one 256 x 16 RAM each) instead of flip-flop chains
+    ALIGN_RAM  : boolean  := true);
   port (
     clk       : in  std_logic;
     rst       : in  std_logic;
@@ -121,6 +125,17 @@ architecture rtl of timebase is
   -- output alignment: chunk j delayed by NCH-1-j clocks
   type delay_t is array (0 to NCH - 1) of chunks_t;
   signal dly : delay_t := (others => (others => (others => '0')));
+  -- Block RAM delay lines (ALIGN_RAM): the addresses are a free-running
+  -- 8-bit LFSR sequence s(t) = ls(7..0); ls is a shift register, so
+  -- s(t-1) = ls(8..1) and s(t-2) = ls(9..2) come for free (no counters).
+  -- Every RAM reads at s(t-2) (registered read: the word shows at t+1);
+  -- the 3-clock line writes at s(t), the 2-clock line at s(t-1), so a
+  -- word written in clock t shows in clock t+3 (t+2). A read and a write
+  -- never hit one address in one clock (the sequence has period 255), so
+  -- the RAMs are `_nrw` (no Yosys collision logic). XNOR feedback: the
+  -- lock-up state is all ones, and the flip-flops start at all zeros
+  -- (that start needs no reset: any state of the sequence is as good).
+  signal ls : std_logic_vector(9 downto 0) := (others => '0');
   signal aligned : std_logic_vector(95 downto 0);
   -- the reset, registered here (the domain's reset net is a long route:
   -- see perout_gen); one clock later costs nothing
@@ -137,6 +152,14 @@ begin
   -- message crossing's handshake (clock_tb_domain's msg_ready)
   cmd_ready <= idle and not cmd_valid;
   start <= cmd_valid and idle;
+
+  lfsr : process (clk)
+  begin
+    if rising_edge(clk) then
+      -- x^8 + x^6 + x^5 + x^4 + 1 (maximal length)
+      ls <= ls(8 downto 0) & (ls(7) xnor ls(5) xnor ls(4) xnor ls(3));
+    end if;
+  end process;
 
   control : process (clk)
   begin
@@ -251,8 +274,25 @@ begin
     top_chunk : if j = NCH - 1 generate
       aligned((j + 1) * W - 1 downto j * W) <= std_logic_vector(r(j));
     end generate;
-    lower_chunk : if j < NCH - 1 generate
+    lower_chunk : if j < NCH - 1 and not (ALIGN_RAM and (NCH - 1 - j = 2 or NCH - 1 - j = 3)) generate
       aligned((j + 1) * W - 1 downto j * W) <= std_logic_vector(dly(j)(NCH - 2 - j));
+    end generate;
+    ram_chunk : if ALIGN_RAM and (NCH - 1 - j = 2 or NCH - 1 - j = 3) generate
+      type mem_t is array (0 to 255) of std_logic_vector(W - 1 downto 0);
+      signal mem_nrw : mem_t;
+      signal wa : std_logic_vector(7 downto 0);
+      signal q : std_logic_vector(W - 1 downto 0);
+    begin
+      wa <= ls(7 downto 0) when NCH - 1 - j = 3 else ls(8 downto 1);
+      -- the memory alone in its process (GHDL 2.0 synthesis, see event_fifo)
+      ram : process (clk)
+      begin
+        if rising_edge(clk) then
+          mem_nrw(to_integer(unsigned(wa))) <= std_logic_vector(r(j));
+          q <= mem_nrw(to_integer(unsigned(ls(9 downto 2))));
+        end if;
+      end process;
+      aligned((j + 1) * W - 1 downto j * W) <= q;
     end generate;
     skew : if j >= 32 / W generate
       time_skew((j + 1) * W - 1 - 32 downto j * W - 32) <= r(j);
