@@ -269,6 +269,12 @@ begin
     want := base + resize(to_unsigned(100000, 32) * p, 96);
     check(cur = want, "cumulative after 100000 clocks: " & to_hstring(cur) & " /= " & to_hstring(want));
 
+    -- a set whose data + period carries out of the fraction into an ns
+    -- chunk 0 that propagates it (0x0008 xor 0xFFF7 = 0xFFFF, period
+    -- 8.9ABCDEF1 + 0.8): the carry must ripple on into the ns above
+    set_and_measure(x"000012345678FFF780000000", lat_set);
+    run_exact(20, "set with a propagated fraction carry");
+
     -- ns wrap at 2^64 and fraction wrap
     set_and_measure(x"FFFFFFFFFFFFFFF0FFFFFFF0", lat_set);
     run_exact(20, "64-bit ns wrap");
