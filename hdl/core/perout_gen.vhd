@@ -96,6 +96,7 @@ architecture rtl of perout_gen is
   signal a_op, b_op : unsigned(15 downto 0) := (others => '0');
   signal a_sum   : unsigned(16 downto 0);
   signal a_carry : std_logic := '0';
+  signal held    : std_logic := '0';   -- not the first clock of a wait
   signal q       : std_logic := '0';
   -- the reset, registered here: the domain's reset net reaches every
   -- tb_clk flip-flop, and its route into this state machine's enables was
@@ -141,15 +142,15 @@ begin
     n_gap <= '0';
     case state is
       when IDLE => null;
+      -- waiting: chunk 1's operands, whether or not the edge comes now
+      -- (not hung on `fire`: ge -> fire -> this select -> a_op/b_op was
+      -- the worst tb_clk path at seeds 1..3 of a00298d, 8.6 ns); chunk 0's
+      -- addend, formed in the first clock of the wait, is held in naddend
       when WAIT_RISE =>
-        if fire = '1' then
-          n_idx <= "001";
-        end if;
+        n_idx <= "001";
       when WAIT_FALL =>
         n_gap <= '1';
-        if fire = '1' then
-          n_idx <= "001";
-        end if;
+        n_idx <= "001";
       when ADD_FALL =>
         if step = 2 then
           n_gap <= '1';               -- WAIT_FALL follows
@@ -175,14 +176,28 @@ begin
   begin
     if rising_edge(clk) then
       cmp_ok  <= cmp_ok(2 downto 0) & '1';
-      naddend <= a_sum(15 downto 0);
-      -- the carry into the next clock's chunk: none into a first chunk (a
-      -- flip-flop, not a gate in front of the chain: a_carry -> gate ->
-      -- chain -> a_carry was the 8.14 ns tb_clk path at seed 1)
-      if n_idx = 0 then
-        a_carry <= '0';
+      -- from a wait's second clock on, naddend holds chunk 0's addend and
+      -- a_carry its carry (a_op/b_op hold chunk 1's operands): the first
+      -- add step uses the one, its sum forms chunk 1 from the others. A
+      -- wait lasts at least 4 clocks (the compare refills), so its first
+      -- clock always forms chunk 0.
+      if held = '1' and (state = WAIT_RISE or state = WAIT_FALL) then
+        null;
       else
-        a_carry <= a_sum(16);
+        naddend <= a_sum(15 downto 0);
+        -- the carry into the next clock's chunk: none into a first chunk
+        -- (a flip-flop, not a gate in front of the chain: a_carry -> gate
+        -- -> chain -> a_carry was the 8.14 ns tb_clk path at seed 1)
+        if n_idx = 0 then
+          a_carry <= '0';
+        else
+          a_carry <= a_sum(16);
+        end if;
+      end if;
+      if state = WAIT_RISE or state = WAIT_FALL then
+        held <= '1';
+      else
+        held <= '0';
       end if;
       if n_gap = '1' and n_idx = 0 then
         a_op <= not period(15 downto 0);
@@ -231,6 +246,7 @@ begin
           cmp_ok <= (others => '0');  -- the compares in flight use a partial target
       end case;
       if arm = '1' then
+        held <= '0';
         q <= '0';
         if enable = '1' then
           ntarget <= not start_ns(47 downto 0);
