@@ -7,6 +7,14 @@
 -- after it happened; clock_core reports 2 as id.features.capture_delay. The
 -- stamp is only released once the input has held its new level for
 -- min_width clocks: shorter pulses are glitches, reported and dropped.
+-- Exactly: the synchronised level must be active in the take clock and
+-- max(1, min_width) clocks after it (tb_edge_capture checks 0..6).
+-- min_width is compared live during a count (session 5; it was copied at
+-- the take): a change in the middle of a count applies to that count, and
+-- one that lowers it below the clocks already counted ends that count only
+-- when the 16-bit counter wraps (2^16 clocks later: a late stamp, or a
+-- glitch if the pulse ends first). Software sets min_width before it
+-- enables the input.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -47,12 +55,18 @@ architecture rtl of edge_capture is
   -- `falling` on a live input is not a supported use, its count is a
   -- glitch or a stamp of the old level either way.)
   signal armed, take : std_logic := '0';
-  -- left <= 1, kept as a flip-flop with `left` (the 15-bit zero test in
-  -- front of the state machine and left's enables was the worst tb_clk
-  -- path at seed 1 of 7415f5a: 8.56 ns, 4 LUT levels)
+  -- min_width is counted up, not down: `cnt` is 2 in the first clock of
+  -- a count and one more each clock, and `hit` (a flip-flop) is cnt =
+  -- min_width a clock late, i.e. true in the count's clock min_width. A
+  -- down-counter loaded with min_width needed two LUTs per bit (the load
+  -- multiplexer and the decrement cannot share one LUT: the carry chain
+  -- takes two of its inputs); the up-counter starts from a constant
+  -- (flip-flop set/reset) and its compare is 16 bits of equality.
+  -- left_le1: min_width <= 1, released in the count's first clock.
   signal left_le1 : std_logic := '1';
   signal counting      : std_logic := '0';
-  signal left          : unsigned(CNT_W - 1 downto 0) := (others => '0');
+  signal cnt           : unsigned(CNT_W - 1 downto 0) := (others => '0');
+  signal hit           : std_logic := '0';
   -- the reset, registered here: the domain's reset net reaches every
   -- flip-flop of the timebase clock and its routing made the capture's
   -- state logic a 9.1 ns path at 125 MHz (measured); one clock later here
@@ -85,14 +99,29 @@ begin
       if take = '1' then
         cand <= time_ns;
       end if;
+      -- cnt: +1 while a count goes on or ends with a stamp, 2 from a
+      -- take, else 0: so in a take's clock cnt is 0 (a glitch, disable or
+      -- reset that ended a count cleared it; a stamp is never followed by
+      -- a take in the next clock, the input must leave the active level
+      -- first) and a count's first clock cannot hit on a stale value
+      if counting = '1' and act = '1' and rst_q = '0' and en_q = '1' then
+        cnt <= cnt + 1;
+      elsif take = '1' then
+        cnt <= to_unsigned(2, CNT_W);
+      else
+        cnt <= (others => '0');
+      end if;
+      if cnt = min_width then
+        hit <= '1';
+      else
+        hit <= '0';
+      end if;
       if rst_q = '1' or en_q = '0' then
         counting <= '0';
       elsif counting = '0' then
         if take = '1' then
-          -- cand is loaded above. Clocks still to hold: released when
-          -- `left` <= 1, i.e. after min_width clocks at the new level (a down-counter tested for
-          -- <= 1 needs no comparator against min_width at 125 MHz)
-          left     <= min_width;
+          -- cand is loaded above; released after min_width clocks at the
+          -- new level (in the count's clock max(1, min_width))
           if min_width(CNT_W - 1 downto 1) = (CNT_W - 1 downto 1 => '0') then
             left_le1 <= '1';
           else
@@ -103,18 +132,9 @@ begin
       elsif act = '0' then
         counting <= '0';            -- fell back before min_width: a glitch
         glitch   <= '1';
-      elsif left_le1 = '1' then
+      elsif left_le1 = '1' or hit = '1' then
         counting    <= '0';
         stamp_valid <= '1';
-      else
-        left <= left - 1;
-        -- left - 1 <= 1, i.e. left <= 2
-        if left(CNT_W - 1 downto 2) = (CNT_W - 1 downto 2 => '0') and
-           left(1 downto 0) /= "11" then
-          left_le1 <= '1';
-        else
-          left_le1 <= '0';
-        end if;
       end if;
     end if;
   end process;

@@ -8,19 +8,29 @@
 -- the clock before, which is of the same step. The compare is time +
 -- not target + 1 (its carry out is time >= target), so the target is kept
 -- inverted (ntarget) and no inverter sits in front of the carry chains.
--- The top chunk's carry, registered, is the result; it belongs to the step
--- that shows on the aligned time_ns one clock earlier, so the output rises
--- a fixed DELAY = 2 clocks after the aligned time passes the target
--- (reported to software in id.features.perout_delay), as before.
+-- The compare is modular over 48 bits of ns (session 5; 64 before): the
+-- result is bit 47 of time - target, so "passed" means time - target mod
+-- 2^48 < 2^47. A target up to 2^47 ns (39 hours) ahead is waited for,
+-- one up to 39 hours behind is due at once; the 2^48 boundary of the ns
+-- (every 3.26 days) is crossed correctly (tb_perout_gen). A start more
+-- than 39 hours ahead would be taken as past: software arms starts a
+-- margin ahead of now (synpcix_hw.c), never that far. That drops one
+-- compare chunk, a quarter of the target register and one add step.
+-- Bit 47, registered twice, is the result: the ns 32..47 chunk is one
+-- clock ahead of the aligned time_ns, so the output rises a fixed DELAY =
+-- 2 clocks after the aligned time passes the target (reported to software
+-- in id.features.perout_delay), as before.
 --
--- One 64-bit register, the (inverted) target of the next edge: after a
+-- One 48-bit register, the (inverted) target of the next edge: after a
 -- rise it becomes rise + width (the fall), after a fall fall + (period -
--- width) = the next rise, each formed by one 16-bit adder over 4 clocks;
+-- width) = the next rise, each formed by one 16-bit adder over 3 clocks;
 -- the compare is valid again 4 clocks after that (its pipeline refills),
 -- so each edge lands on time when the phase before it (width, or period -
--- width) is at least 10 clocks; a shorter phase ends late by the
--- difference (the target arithmetic is absolute, so later edges are on
--- time again). The driver refuses periods under 16 clocks. The addend
+-- width) is at least 8 clocks (9 with the 64-bit target before session
+-- 5; measured with an ideal counter, widths 6..12 clocks); a shorter
+-- phase ends late by the difference (the target arithmetic is absolute,
+-- so later edges are on time again). The driver refuses periods under 16
+-- clocks. The addend
 -- chunk (inverted width, or inverted period - width) is itself formed a
 -- clock ahead by a second 16-bit adder from the period and width chunks,
 -- serially with its own carry, so no copy of the rising edge's time is
@@ -45,18 +55,26 @@ entity perout_gen is
     start_ns  : in  unsigned(63 downto 0);
     period    : in  unsigned(31 downto 0);
     width     : in  unsigned(31 downto 0);
-    time_skew : in  unsigned(63 downto 0);     -- timebase.time_skew (16-bit chunks)
+    time_skew : in  unsigned(63 downto 0);     -- timebase.time_skew (16-bit chunks; 47..0 used)
     dout      : out std_logic;
-    next_ns   : out unsigned(63 downto 0));    -- target of the next edge (rise or fall)
+    next_ns   : out unsigned(63 downto 0));    -- target of the next edge, bits 47..0 (63..48 zero)
 end entity;
 
 architecture rtl of perout_gen is
   type state_t is (IDLE, WAIT_RISE, ADD_FALL, WAIT_FALL, ADD_RISE);
   signal state   : state_t := IDLE;
-  signal ntarget : unsigned(63 downto 0) := (others => '1');   -- not target
+  -- not target. Its initial value is 0, not "no target" (all ones): the
+  -- iCE40's flip-flops start at 0, so Yosys kept an initial 1 by storing
+  -- the bits inverted and put 64 inverter LUTs in front of the carry
+  -- chains (measured). It is only used after an arm loads it.
+  signal ntarget : unsigned(47 downto 0) := (others => '0');
   -- compare: carry of chunk k registered for chunk k+1 in the next clock
-  signal cy      : std_logic_vector(3 downto 0) := (others => '0');
-  type csum_t is array (0 to 3) of unsigned(16 downto 0);
+  signal cy      : std_logic_vector(1 downto 0) := (others => '0');
+  -- bit 47 of time - target (time + not target + 1), registered, and once
+  -- more: the top compare chunk (ns 32..47) is one clock ahead of the
+  -- aligned time, so this keeps DELAY = 2
+  signal sgn, ge_q : std_logic := '0';
+  type csum_t is array (0 to 2) of unsigned(16 downto 0);
   signal csum    : csum_t;
   -- cmp_ok(3): the compare's 4-clock pipeline saw one target throughout
   signal cmp_ok  : std_logic_vector(3 downto 0) := (others => '0');
@@ -67,7 +85,7 @@ architecture rtl of perout_gen is
   signal sum     : unsigned(16 downto 0);
   -- the addend's adder: chunk `idx` of not width (a fall is next: 0 +
   -- not width) or of not (period - width) = width + not period (a rise is
-  -- next); chunks 2 and 3 of period and width are zero
+  -- next); chunk 2 of period and width is zero
   -- Its operands are registered, selected a clock ahead for the chunk
   -- the adder forms in the next clock (n_idx, n_gap: gap = forming not
   -- (period - width)): state -> select decode -> 6-input operand
@@ -78,6 +96,7 @@ architecture rtl of perout_gen is
   signal a_op, b_op : unsigned(15 downto 0) := (others => '0');
   signal a_sum   : unsigned(16 downto 0);
   signal a_carry : std_logic := '0';
+  signal held    : std_logic := '0';   -- not the first clock of a wait
   signal q       : std_logic := '0';
   -- the reset, registered here: the domain's reset net reaches every
   -- tb_clk flip-flop, and its route into this state machine's enables was
@@ -85,7 +104,7 @@ architecture rtl of perout_gen is
   -- route, measured); one clock later costs nothing
   signal rst_q   : std_logic := '1';
 begin
-  chunk_cmp : for k in 0 to 3 generate
+  chunk_cmp : for k in 0 to 2 generate
     signal cin : std_logic;
   begin
     first : if k = 0 generate
@@ -100,12 +119,14 @@ begin
   compare : process (clk)
   begin
     if rising_edge(clk) then
-      for k in 0 to 3 loop
+      for k in 0 to 1 loop
         cy(k) <= csum(k)(16);
       end loop;
+      sgn  <= csum(2)(15);
+      ge_q <= not sgn;
     end if;
   end process;
-  ge <= cy(3);
+  ge <= ge_q;
 
   -- ntarget(15..0) is always the chunk being added: ntarget rotates.
   -- not (t + a) = not t + not a + 1: the carry starts at 1
@@ -121,23 +142,23 @@ begin
     n_gap <= '0';
     case state is
       when IDLE => null;
+      -- waiting: chunk 1's operands, whether or not the edge comes now
+      -- (not hung on `fire`: ge -> fire -> this select -> a_op/b_op was
+      -- the worst tb_clk path at seeds 1..3 of a00298d, 8.6 ns); chunk 0's
+      -- addend, formed in the first clock of the wait, is held in naddend
       when WAIT_RISE =>
-        if fire = '1' then
-          n_idx <= "001";
-        end if;
+        n_idx <= "001";
       when WAIT_FALL =>
         n_gap <= '1';
-        if fire = '1' then
-          n_idx <= "001";
-        end if;
+        n_idx <= "001";
       when ADD_FALL =>
-        if step = 3 then
+        if step = 2 then
           n_gap <= '1';               -- WAIT_FALL follows
         else
           n_idx <= ('0' & step) + 2;
         end if;
       when ADD_RISE =>
-        if step /= 3 then
+        if step /= 2 then
           n_gap <= '1';
           n_idx <= ('0' & step) + 2;
         end if;
@@ -148,21 +169,35 @@ begin
     end if;
   end process;
   -- no carry in at the first chunk, then the carry of the chunk before
-  -- (chunks 2 and 3: the sign extension)
+  -- (chunk 2: the sign extension)
   a_sum <= ('0' & a_op) + ('0' & b_op) + ("" & a_carry);
 
   fsm : process (clk)
   begin
     if rising_edge(clk) then
       cmp_ok  <= cmp_ok(2 downto 0) & '1';
-      naddend <= a_sum(15 downto 0);
-      -- the carry into the next clock's chunk: none into a first chunk (a
-      -- flip-flop, not a gate in front of the chain: a_carry -> gate ->
-      -- chain -> a_carry was the 8.14 ns tb_clk path at seed 1)
-      if n_idx = 0 then
-        a_carry <= '0';
+      -- from a wait's second clock on, naddend holds chunk 0's addend and
+      -- a_carry its carry (a_op/b_op hold chunk 1's operands): the first
+      -- add step uses the one, its sum forms chunk 1 from the others. A
+      -- wait lasts at least 4 clocks (the compare refills), so its first
+      -- clock always forms chunk 0.
+      if held = '1' and (state = WAIT_RISE or state = WAIT_FALL) then
+        null;
       else
-        a_carry <= a_sum(16);
+        naddend <= a_sum(15 downto 0);
+        -- the carry into the next clock's chunk: none into a first chunk
+        -- (a flip-flop, not a gate in front of the chain: a_carry -> gate
+        -- -> chain -> a_carry was the 8.14 ns tb_clk path at seed 1)
+        if n_idx = 0 then
+          a_carry <= '0';
+        else
+          a_carry <= a_sum(16);
+        end if;
+      end if;
+      if state = WAIT_RISE or state = WAIT_FALL then
+        held <= '1';
+      else
+        held <= '0';
       end if;
       if n_gap = '1' and n_idx = 0 then
         a_op <= not period(15 downto 0);
@@ -197,11 +232,11 @@ begin
           end if;
         when ADD_FALL | ADD_RISE =>
           -- ntarget += naddend (+1), 16 bits per clock, the sum shifted in
-          -- from the top; after 4 steps it is back in place
-          ntarget <= sum(15 downto 0) & ntarget(63 downto 16);
+          -- from the top; after 3 steps it is back in place
+          ntarget <= sum(15 downto 0) & ntarget(47 downto 16);
           carry <= sum(16);
           step  <= step + 1;
-          if step = 3 then
+          if step = 2 then
             if state = ADD_FALL then
               state <= WAIT_FALL;
             else
@@ -211,9 +246,10 @@ begin
           cmp_ok <= (others => '0');  -- the compares in flight use a partial target
       end case;
       if arm = '1' then
+        held <= '0';
         q <= '0';
         if enable = '1' then
-          ntarget <= not start_ns;
+          ntarget <= not start_ns(47 downto 0);
           state   <= WAIT_RISE;
           cmp_ok  <= (others => '0');
         else
@@ -228,5 +264,5 @@ begin
     end if;
   end process;
   dout    <= q;
-  next_ns <= not ntarget;
+  next_ns <= x"0000" & not ntarget;
 end architecture;

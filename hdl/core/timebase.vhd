@@ -15,6 +15,19 @@
 -- output delays chunk j by NCH-1-j clocks, so time_ns/time_frac is always
 -- one consistent value that grows by exactly the period every clock.
 --
+-- Two logic cells per bit (session 5; four before): per chunk an addend
+-- register a(j) and the time r(j), each one LUT + carry + flip-flop.
+-- a(j) is the period p(j), except in the one clock after the chunk's
+-- SET/ADJUST step, when it is p + data (its own carry chain, ec). The
+-- time then adds a (ADJUST) or takes it as it is (SET), so the set
+-- multiplexer is the LUT's fourth input (r = set ? a : r + a + carry), and
+-- no offset register, addend multiplexer or separate set multiplexer
+-- remain. Consequence: SET v lands as "v was the time of the step before":
+-- the landing step shows v + period (a jump to v + period, one step
+-- later, instead of to v, at the same clock as ADJUST lands). A settime's
+-- value is software's estimate of now, so the 8 ns is within its error;
+-- tb_timebase checks the landing value exactly.
+--
 -- Latencies (clocks, fixed): a command accepted in clock t0 takes effect
 -- for the step after clock t0+1 and shows at the output NCH+1 clocks later.
 -- One command at a time: cmd_ready is low while one is in flight, and
@@ -31,17 +44,23 @@ entity timebase is
     NS_INIT    : natural  := 8;     -- period after reset, whole ns
     FRAC_INIT  : natural  := 0;
     -- false: ADJUST takes whole ns only (cmd_data's fraction bits are
-    -- ignored), which saves the fraction chunks' offset adders and addend
-    -- multiplexers (64 logic cells at W = 16). The register map has no
-    -- fractional offset (clock.adj_ns_lo/hi), so clock_tb_domain uses false.
-    ADJ_FRAC   : boolean  := true);
+    -- ignored). Since the SET path goes through the same addend registers
+    -- this no longer saves cells (it did before session 5); the register
+    -- map has no fractional offset (clock.adj_ns_lo/hi), so
+    -- clock_tb_domain uses false.
+    ADJ_FRAC   : boolean  := true;
+    -- true: the output alignment delays of 2 and 3 clocks (ns chunks 0
+    -- and 1 at W = 16: 80 flip-flops) run through block RAM delay lines
+    -- (one 256 x 16 RAM each) instead of flip-flop chains
+    ALIGN_RAM  : boolean  := true);
   port (
     clk       : in  std_logic;
     rst       : in  std_logic;
     cmd_valid : in  std_logic;
     cmd_op    : in  std_logic_vector(1 downto 0);   -- see OP_* below
-    -- SET: time (ns & frac). ADJUST: signed offset in the same format
-    -- (the fraction only with ADJ_FRAC).
+    -- SET: time (ns & frac) of the step before the landing step (see
+    -- above). ADJUST: signed offset in the same format (the fraction only
+    -- with ADJ_FRAC).
     -- PERIOD: bits 39..32 whole ns, 31..0 fraction.
     cmd_data  : in  std_logic_vector(95 downto 0);
     cmd_ready : out std_logic;
@@ -76,14 +95,6 @@ architecture rtl of timebase is
     return unsigned(v((j + 1) * W - 1 downto j * W));
   end function;
 
-  -- a period has 40 bits; the chunks above stay constant zero
-  function period_bits (v : std_logic_vector(95 downto 0)) return std_logic_vector is
-    variable p : std_logic_vector(95 downto 0) := (others => '0');
-  begin
-    p(39 downto 0) := v(39 downto 0);
-    return p;
-  end function;
-
   function period_init return std_logic_vector is
     variable p : std_logic_vector(95 downto 0) := (others => '0');
   begin
@@ -93,21 +104,49 @@ architecture rtl of timebase is
   end function;
 
   constant PERIOD_RESET : std_logic_vector(95 downto 0) := period_init;
-  signal r, d, e     : chunks_t := (others => (others => '0'));
+  -- r: the time; a: what the next step adds (the period, or for one clock
+  -- period + command data); p: the period (40 bits; the chunks above are
+  -- constant zero and synthesise to nothing)
+  signal r, a        : chunks_t := (others => (others => '0'));
+  signal p96         : std_logic_vector(95 downto 0) := PERIOD_RESET;
   signal c, ec       : std_logic_vector(NCH - 1 downto 0) := (others => '0');
-  -- chunk j's command controls, decoded a clock ahead into its own
-  -- flip-flops: the shared op register fanned out to every chunk's adder
-  -- input took 3 ns of routing (tb_clk 96 MHz, measured)
-  signal use_e, do_set, do_per : std_logic_vector(NCH - 1 downto 0) := (others => '0');
+  -- per chunk, decoded a clock ahead into flip-flops (a shared op register
+  -- fanned out to every chunk took 3 ns of routing, measured):
+  -- en(j)  in clock stage(j): a(j) takes period + data (SET, ADJUST)
+  -- ld(j)  in clock stage(j): p(j) takes data (PERIOD)
+  -- set(j) in clock stage(j + 1): r(j) takes a(j) instead of r(j) + a(j)
+  signal en, ld, set : std_logic_vector(NCH - 1 downto 0) := (others => '0');
+  -- chunk j of the command data is all ones (registered: the data is
+  -- held from the command's clock on, and read 1 + j clocks later)
+  signal ones : std_logic_vector(NCH - 1 downto 0) := (others => '0');
+  -- the chunk that holds the period's top bits (bits 32..47 at W = 16):
+  -- generate and propagate of period + data, registered (both are held
+  -- from the command's clock on, one command at a time), so its addend
+  -- carry is g or (pr and carry in), one LUT, not a ripple through its
+  -- chain. Yosys cuts that chain in two where the period's bits end
+  -- (constant zero operand), and the ripple through both halves was the
+  -- worst tb_clk path at every seed of 167dfe0 (8.1 - 10.0 ns).
+  signal gen_c, prop_c : std_logic_vector(NCH - 1 downto 0) := (others => '0');
   signal stage       : std_logic_vector(NCH downto 0) := (others => '0');
   signal idle        : std_logic := '1';
+  signal start       : std_logic;
   signal data        : std_logic_vector(95 downto 0);
   signal op          : std_logic_vector(1 downto 0);
-  signal period_reg  : std_logic_vector(39 downto 0) := PERIOD_RESET(39 downto 0);
 
   -- output alignment: chunk j delayed by NCH-1-j clocks
   type delay_t is array (0 to NCH - 1) of chunks_t;
   signal dly : delay_t := (others => (others => (others => '0')));
+  -- Block RAM delay lines (ALIGN_RAM): the addresses are a free-running
+  -- 8-bit LFSR sequence s(t) = ls(7..0); ls is a shift register, so
+  -- s(t-1) = ls(8..1) and s(t-2) = ls(9..2) come for free (no counters).
+  -- Every RAM reads at s(t-2) (registered read: the word shows at t+1);
+  -- the 3-clock line writes at s(t), the 2-clock line at s(t-1), so a
+  -- word written in clock t shows in clock t+3 (t+2). A read and a write
+  -- never hit one address in one clock (the sequence has period 255), so
+  -- the RAMs are `_nrw` (no Yosys collision logic). XNOR feedback: the
+  -- lock-up state is all ones, and the flip-flops start at all zeros
+  -- (that start needs no reset: any state of the sequence is as good).
+  signal ls : std_logic_vector(9 downto 0) := (others => '0');
   signal aligned : std_logic_vector(95 downto 0);
   -- the reset, registered here (the domain's reset net is a long route:
   -- see perout_gen); one clock later costs nothing
@@ -123,18 +162,23 @@ begin
   -- the 7-bit zero test in front of cmd_ready sat on the path into the
   -- message crossing's handshake (clock_tb_domain's msg_ready)
   cmd_ready <= idle and not cmd_valid;
+  start <= cmd_valid and idle;
+
+  lfsr : process (clk)
+  begin
+    if rising_edge(clk) then
+      -- x^8 + x^6 + x^5 + x^4 + 1 (maximal length)
+      ls <= ls(8 downto 0) & (ls(7) xnor ls(5) xnor ls(4) xnor ls(3));
+    end if;
+  end process;
 
   control : process (clk)
   begin
     if rising_edge(clk) then
       rst_q <= rst;
       stage <= stage(NCH - 1 downto 0) & '0';
-      if stage(0) = '1' and op = OP_PERIOD then
-        period_reg <= data(39 downto 0);
-      end if;
       -- stage in the next clock is zero: nothing left to shift in, no start
-      if stage(NCH - 1 downto 0) = (NCH - 1 downto 0 => '0') and
-         not (cmd_valid = '1' and idle = '1') then
+      if stage(NCH - 1 downto 0) = (NCH - 1 downto 0 => '0') and start = '0' then
         idle <= '1';
       else
         idle <= '0';
@@ -142,77 +186,95 @@ begin
       if rst_q = '1' then
         stage <= (others => '0');
         idle <= '1';
-        period_reg <= PERIOD_RESET(39 downto 0);
-      elsif cmd_valid = '1' and idle = '1' then
+      elsif start = '1' then
         stage(0) <= '1';
       end if;
     end if;
   end process;
 
+  -- driven, not left open: GHDL's netlist gives undriven bits 'Z'
+  p96(95 downto 40) <= (others => '0');
+
   chunks : for j in 0 to NCH - 1 generate
-    signal cin, ecin : std_logic;
+    signal cin, ecin, prev : std_logic;
+    signal asum, rsum : unsigned(W downto 0);
+    signal pj : chunk_t;
   begin
     first : if j = 0 generate
       cin  <= '0';
       ecin <= '0';
+      prev <= start;
     end generate;
     later : if j > 0 generate
       cin  <= c(j - 1);
       ecin <= ec(j - 1);
+      prev <= stage(j - 1);
     end generate;
+    pj <= chunk(p96, j);
+
+    -- one LUT per bit each: a = en ? p + data + carry : p, and
+    -- r = set ? a : r + a + carry (the carry chains read the same two
+    -- flip-flops the LUT does, the fourth LUT input is the control)
+    asum <= ('0' & pj) + ('0' & chunk(data, j)) + ("" & ecin);
+    rsum <= ('0' & r(j)) + ('0' & a(j)) + ("" & cin);
 
     process (clk)
-      variable addend : chunk_t;
-      variable sum    : unsigned(W downto 0);
     begin
       if rising_edge(clk) then
-        -- E = period + offset, chunk j, one clock before chunk j needs it
-        if not (ADJ_FRAC or j >= 32 / W) then
-          -- no offset in this chunk: driven constant (left undriven, GHDL's
-          -- netlist gives them 'Z', and the next chunk reads ec(j))
-          e(j)  <= (others => '0');
-          ec(j) <= '0';
-        elsif stage(j) = '1' and op = OP_ADJUST then
-          sum := ('0' & d(j)) + ('0' & chunk(data, j)) + ("" & ecin);
-          e(j)  <= sum(W - 1 downto 0);
-          ec(j) <= sum(W);
+        if prev = '1' and rst_q = '0' and
+           (op = OP_SET or (op = OP_ADJUST and (ADJ_FRAC or j >= 32 / W))) then
+          en(j) <= '1';
+        else
+          en(j) <= '0';
+        end if;
+        if prev = '1' and rst_q = '0' and op = OP_PERIOD then
+          ld(j) <= '1';
+        else
+          ld(j) <= '0';
+        end if;
+        if stage(j) = '1' and rst_q = '0' and op = OP_SET then
+          set(j) <= '1';
+        else
+          set(j) <= '0';
         end if;
 
-        -- true in the clock stage(j + 1) is
-        if stage(j) = '1' and op = OP_ADJUST and rst_q = '0' and (ADJ_FRAC or j >= 32 / W) then
-          use_e(j) <= '1';
+        -- The carries need little gating: ec(j) is only used by chunk j+1
+        -- in the clock after en(j), when it is the carry of that add (in
+        -- other clocks a(j+1) is p and ignores it), except where ADJUST
+        -- starts above the fraction (ADJ_FRAC false): there en(j) is 0 and
+        -- en(j+1) 1, so that ec must be 0. c(j) after chunk j's set step,
+        -- or garbage from chunk j-1's set step, is only used by chunk j+1
+        -- in its own set step, whose r ignores it (and whose carry is
+        -- again of no use but to a set step).
+        if not ADJ_FRAC and j = 32 / W - 1 then
+          ec(j) <= asum(W) and en(j);
+        elsif j * W < 40 and (j + 1) * W > 40 then
+          ec(j) <= gen_c(j) or (prop_c(j) and ecin);
+        elsif j * W >= 40 then
+          -- no period bits here: the carry of data + ec is ec and data all
+          -- ones, so it need not ripple through this chunk's chain (that
+          -- ec -> chain -> ec path was the worst tb_clk path of the placed
+          -- card at seed 2, 8.3 - 8.6 ns)
+          ec(j) <= ecin and ones(j);
         else
-          use_e(j) <= '0';
+          ec(j) <= asum(W);
         end if;
-        if stage(j) = '1' and op = OP_SET and rst_q = '0' then
-          do_set(j) <= '1';
+        if chunk(data, j) = (W - 1 downto 0 => '1') then
+          ones(j) <= '1';
         else
-          do_set(j) <= '0';
+          ones(j) <= '0';
         end if;
-        if stage(j) = '1' and op = OP_PERIOD and rst_q = '0' then
-          do_per(j) <= '1';
+        if en(j) = '1' then
+          a(j) <= asum(W - 1 downto 0);
         else
-          do_per(j) <= '0';
+          a(j) <= pj;
         end if;
 
-        if use_e(j) = '1' then
-          addend := e(j);
+        c(j) <= rsum(W);
+        if set(j) = '1' then
+          r(j) <= a(j);
         else
-          addend := d(j);
-        end if;
-        sum := ('0' & r(j)) + ('0' & addend) + ("" & cin);
-        if do_set(j) = '1' then
-          r(j) <= chunk(data, j);
-          c(j) <= '0';
-        else
-          r(j) <= sum(W - 1 downto 0);
-          c(j) <= sum(W);
-        end if;
-
-        if rst_q = '1' then
-          d(j) <= chunk(PERIOD_RESET, j);
-        elsif do_per(j) = '1' then
-          d(j) <= chunk(period_bits(data), j);
+          r(j) <= rsum(W - 1 downto 0);
         end if;
 
         dly(j)(0) <= r(j);
@@ -222,12 +284,72 @@ begin
       end if;
     end process;
 
+    gp : if j * W < 40 and (j + 1) * W > 40 generate
+      constant PB : positive := 40 - j * W;   -- period bits in this chunk
+      signal dj : chunk_t;
+      signal lo : unsigned(PB downto 0);
+    begin
+      dj <= chunk(data, j);
+      lo <= ('0' & pj(PB - 1 downto 0)) + ('0' & dj(PB - 1 downto 0));
+      process (clk)
+      begin
+        if rising_edge(clk) then
+          -- carry out of period + data with no carry in: out of the low
+          -- PB bits, and through the data bits above (period bits zero)
+          if lo(PB) = '1' and dj(W - 1 downto PB) = (W - 1 downto PB => '1') then
+            gen_c(j) <= '1';
+          else
+            gen_c(j) <= '0';
+          end if;
+          -- a carry in passes: every bit of period xor data is 1
+          if (pj xor dj) = (W - 1 downto 0 => '1') then
+            prop_c(j) <= '1';
+          else
+            prop_c(j) <= '0';
+          end if;
+        end if;
+      end process;
+    end generate;
+
+    -- the period: only the 40 bits a period has are flip-flops
+    per : if j * W < 40 generate
+      constant HI : natural := minimum((j + 1) * W, 40) - 1;
+    begin
+      process (clk)
+      begin
+        if rising_edge(clk) then
+          if rst_q = '1' then
+            p96(HI downto j * W) <= PERIOD_RESET(HI downto j * W);
+          elsif ld(j) = '1' then
+            p96(HI downto j * W) <= data(HI downto j * W);
+          end if;
+        end if;
+      end process;
+    end generate;
+
     -- chunk j needs NCH-1-j clocks of delay; 0 means straight from r(j)
     top_chunk : if j = NCH - 1 generate
       aligned((j + 1) * W - 1 downto j * W) <= std_logic_vector(r(j));
     end generate;
-    lower_chunk : if j < NCH - 1 generate
+    lower_chunk : if j < NCH - 1 and not (ALIGN_RAM and (NCH - 1 - j = 2 or NCH - 1 - j = 3)) generate
       aligned((j + 1) * W - 1 downto j * W) <= std_logic_vector(dly(j)(NCH - 2 - j));
+    end generate;
+    ram_chunk : if ALIGN_RAM and (NCH - 1 - j = 2 or NCH - 1 - j = 3) generate
+      type mem_t is array (0 to 255) of std_logic_vector(W - 1 downto 0);
+      signal mem_nrw : mem_t;
+      signal wa : std_logic_vector(7 downto 0);
+      signal q : std_logic_vector(W - 1 downto 0);
+    begin
+      wa <= ls(7 downto 0) when NCH - 1 - j = 3 else ls(8 downto 1);
+      -- the memory alone in its process (GHDL 2.0 synthesis, see event_fifo)
+      ram : process (clk)
+      begin
+        if rising_edge(clk) then
+          mem_nrw(to_integer(unsigned(wa))) <= std_logic_vector(r(j));
+          q <= mem_nrw(to_integer(unsigned(ls(9 downto 2))));
+        end if;
+      end process;
+      aligned((j + 1) * W - 1 downto j * W) <= q;
     end generate;
     skew : if j >= 32 / W generate
       time_skew((j + 1) * W - 1 - 32 downto j * W - 32) <= r(j);
@@ -243,5 +365,5 @@ begin
 
   time_ns   <= unsigned(aligned(95 downto 32));
   time_frac <= unsigned(aligned(31 downto 0));
-  period    <= unsigned(period_reg);
+  period    <= unsigned(p96(39 downto 0));
 end architecture;

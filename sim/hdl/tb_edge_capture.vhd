@@ -56,6 +56,7 @@ begin
   process
     variable errs : natural := 0;
     variable t_change : unsigned(63 downto 0);
+    variable ns0, ng0 : natural;
     procedure check (c : boolean; m : string) is
     begin
       if not c then errs := errs + 1; report "FAIL: " & m severity error; end if;
@@ -121,6 +122,22 @@ begin
     check(n_stamps = 5 and stamp = last_stamp, "edge after the let_go not stamped");
     pin <= '0'; let_go <= '1'; clocks(1); let_go <= '0'; clocks(5);
 
+    -- the exact width threshold for several min_width values (min_width
+    -- 0 and 1 alike): a pulse is stamped when the synchronised level is
+    -- active for max(1, min_width) + 1 clocks (the take clock and
+    -- max(1, min_width) more), one clock less is a glitch
+    hold_en <= false;
+    for w in 0 to 6 loop
+      min_width <= to_unsigned(w, 16);
+      clocks(2);
+      ns0 := n_stamps; ng0 := n_glitches;
+      pin <= '1'; clocks(maximum(1, w)); pin <= '0'; clocks(6);
+      check(n_stamps = ns0 and n_glitches = ng0 + 1, "min_width " & integer'image(w) &
+            ": a pulse of " & integer'image(maximum(1, w)) & " clocks must be a glitch");
+      pin <= '1'; clocks(maximum(1, w) + 1); pin <= '0'; clocks(6);
+      check(n_stamps = ns0 + 1 and n_glitches = ng0 + 1, "min_width " & integer'image(w) &
+            ": a pulse of " & integer'image(maximum(1, w) + 1) & " clocks must be stamped");
+    end loop;
     if errs = 0 then
       report "tb_edge_capture: PASS";
     else

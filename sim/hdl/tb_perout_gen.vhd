@@ -17,12 +17,19 @@ architecture sim of tb_perout_gen is
   signal time_skew : unsigned(63 downto 0);
   signal period, width : unsigned(31 downto 0) := (others => '0');
   signal done : boolean := false;
+  -- a time step (a set) of the ideal counter
+  signal jump : boolean := false;
+  signal jump_to : unsigned(63 downto 0) := (others => '0');
 begin
   clk <= not clk after 4 ns when not done;
   process (clk)
   begin
     if rising_edge(clk) then
-      time_ns <= time_ns + 8;
+      if jump then
+        time_ns <= jump_to;
+      else
+        time_ns <= time_ns + 8;
+      end if;
     end if;
   end process;
 
@@ -118,6 +125,57 @@ begin
     end loop;
     check(rises = 5 and falls = 4, "wide: edges in 560 us: " & integer'image(rises) & "/" &
           integer'image(falls));
+
+    -- the compare is modular over 48 bits of ns (perout_gen.vhd): a
+    -- target up to 2^47 ns ahead is waited for, one behind is past. Across
+    -- the 2^48 boundary of the ns (bit 48 is not compared) the edges land
+    -- on time; a target 2^46 ns ahead gives no edge, one 2^46 ns behind
+    -- rises at once.
+    enable <= '0'; arm <= '1'; wait until rising_edge(clk); arm <= '0';
+    jump_to <= x"0000FFFFFFFFF000"; jump <= true;
+    wait until rising_edge(clk);
+    jump <= false;
+    wait for 1 ns;
+    start_ns <= x"0001000000000100";   -- 0x1100 = 4352 ns after the time now
+    period <= to_unsigned(1000, 32);
+    width <= to_unsigned(300, 32);
+    enable <= '1'; arm <= '1';
+    wait until rising_edge(clk);
+    arm <= '0';
+    prev := '0'; rises := 0; falls := 0;
+    for i in 1 to 1000 loop
+      wait until rising_edge(clk);
+      wait for 1 ns;
+      if dout /= prev then
+        if dout = '1' then
+          target := start_ns + rises * 1000;
+          rises := rises + 1;
+        else
+          target := start_ns + falls * 1000 + 300;
+          falls := falls + 1;
+        end if;
+        check(time_ns - 16 >= target and time_ns - 16 < target + 8, "2^48: edge " &
+              std_logic'image(dout) & " at time " & to_hstring(time_ns - 16) & " for target " &
+              to_hstring(target));
+        prev := dout;
+      end if;
+    end loop;
+    check(rises = 4 and falls = 4, "2^48: edges in 8 us: " & integer'image(rises) & "/" &
+          integer'image(falls));
+    enable <= '1'; arm <= '1'; start_ns <= time_ns + x"0000400000000000";
+    wait until rising_edge(clk);
+    arm <= '0';
+    for i in 1 to 300 loop
+      wait until rising_edge(clk);
+      check(dout = '0', "a target 2^46 ns ahead fired");
+    end loop;
+    enable <= '1'; arm <= '1'; start_ns <= time_ns - x"0000400000000000";
+    wait until rising_edge(clk);
+    arm <= '0';
+    for i in 1 to 8 loop
+      wait until rising_edge(clk);
+    end loop;
+    check(dout = '1', "a target 2^46 ns behind did not rise at once");
 
     if errs = 0 then
       report "tb_perout_gen: PASS";

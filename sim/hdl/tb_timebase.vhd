@@ -35,6 +35,10 @@ architecture sim of tb_timebase is
   signal time_skew : unsigned(63 downto 0);
   signal skew_checked, skew_bad : natural := 0;
 
+  -- tb_timebase_card runs this with a second timebase at ADJ_FRAC false
+  signal diff_on   : boolean := true;
+  signal exp_diff  : unsigned(95 downto 0) := (others => '0');
+
   -- expectation shared between stimulus and checker
   signal exp_delta   : unsigned(95 downto 0) := x"000000000000000800000000";
   signal cycle       : natural := 0;
@@ -164,15 +168,21 @@ begin
     procedure set_and_measure (v : unsigned(95 downto 0); lat : inout integer) is
       variable seen : integer := -1;
     begin
+      diff_on <= false;           -- a set makes the two timebases equal
+                                  -- (both land in the clock found below)
       command(OP_SET, v);
+      -- SET v makes v the time of the step before the one it lands in:
+      -- the landing step shows v + period (timebase.vhd)
       for i in 0 to 40 loop
-        if cur = v then
+        if cur = v + p then
           seen := cycle - t0;
           exit;
         end if;
         tick;
       end loop;
       check(seen >= 0, "set value never appeared");
+      exp_diff <= (others => '0');
+      diff_on <= true;
       if lat < 0 then
         lat := seen;
       else
@@ -185,6 +195,7 @@ begin
       variable seen : integer := -1;
       variable jumps : natural := 0;
     begin
+      diff_on <= false;           -- the two timebases differ by off's fraction
       command(OP_ADJUST, off);
       prev_t := cur;
       for i in 0 to 40 loop
@@ -199,6 +210,8 @@ begin
         prev_t := now_t;
       end loop;
       check(jumps = 1, "adjust: " & integer'image(jumps) & " jumps instead of 1");
+      exp_diff <= exp_diff + resize(off(31 downto 0), 96);
+      diff_on <= true;
       if lat_adj < 0 then
         lat_adj := seen;
       else
@@ -256,6 +269,12 @@ begin
     want := base + resize(to_unsigned(100000, 32) * p, 96);
     check(cur = want, "cumulative after 100000 clocks: " & to_hstring(cur) & " /= " & to_hstring(want));
 
+    -- a set whose data + period carries out of the fraction into an ns
+    -- chunk 0 that propagates it (0x0008 xor 0xFFF7 = 0xFFFF, period
+    -- 8.9ABCDEF1 + 0.8): the carry must ripple on into the ns above
+    set_and_measure(x"000012345678FFF780000000", lat_set);
+    run_exact(20, "set with a propagated fraction carry");
+
     -- ns wrap at 2^64 and fraction wrap
     set_and_measure(x"FFFFFFFFFFFFFFF0FFFFFFF0", lat_set);
     run_exact(20, "64-bit ns wrap");
@@ -279,6 +298,10 @@ begin
     adjust_and_check(x"0000001CBE991A08" & x"00000000");          -- +123456789000 ns
     adjust_and_check(x"FFFFFFE34166E5F8" & x"00000000");          -- -123456789000 ns
     adjust_and_check(x"000000000000000080000000");                -- +0.5 ns
+    -- fraction bits in the data: ignored by the ADJ_FRAC false timebase,
+    -- whose fraction carry into the ns must stay 0 (0xFFFF.... + the
+    -- period's 0x9ABC.... carries out of the fraction chunks)
+    adjust_and_check(x"0000000000000003FFFF0000");                -- +3.99998 ns
     run_exact(1000, "after adjusts");
 
     report "latencies: set " & integer'image(lat_set) & ", adjust " &
