@@ -14,6 +14,12 @@
 
 /* A periodic output start closer than this to "now" is moved one period on. */
 #define SPX_PEROUT_MARGIN_NS 1000000ULL
+/*
+ * perout_gen compares the time with the armed start in 48 bits modulo 2^48
+ * (docs/bitstream.md, session 5): a start 2^47 ns (~39 h) or more ahead
+ * would read as already past and fire at once, so it is refused.
+ */
+#define SPX_PEROUT_MAX_AHEAD_NS (1ULL << 47)
 
 /* The output block needs at least 16 clock periods per output period. */
 #define SPX_PEROUT_MIN_CLOCKS 16
@@ -871,7 +877,8 @@ int spx_evring_stop(struct spx_hw *hw)
  * then every period_ns, high for width_ns. The card raises the pin
  * perout_delay clocks after its time passes the armed start, so the armed
  * start is that much earlier. Disable, load, enable: the card takes the
- * values atomically when enable goes to 1.
+ * values atomically when enable goes to 1. A start SPX_PEROUT_MAX_AHEAD_NS
+ * or more ahead gives -ERANGE (the card's compare is 48-bit modular).
  */
 int spx_perout_set(struct spx_hw *hw, u64 start_ns, u32 period_ns,
 		   u32 width_ns)
@@ -892,6 +899,8 @@ int spx_perout_set(struct spx_hw *hw, u64 start_ns, u32 period_ns,
 	first = spx_perout_first_start(now, start_ns, period_ns,
 				       SPX_PEROUT_MARGIN_NS + hw->perout_delay_ns);
 	first -= hw->perout_delay_ns;
+	if (first - now >= SPX_PEROUT_MAX_AHEAD_NS)
+		return -ERANGE;
 
 	spx_lock(&hw->os);
 	WR(hw, PEROUT, CTRL, 0);

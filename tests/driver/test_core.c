@@ -901,6 +901,16 @@ static void test_inputs_outputs(void)
 	CHECK(spx_perout_set(&hw, 0, 128, 10) == 0, "period = 16 clocks");
 	CHECK(spx_perout_set(&hw, 0, 1000, 1000) == -EINVAL, "width = period");
 	CHECK(spx_perout_set(&hw, 0, 1000, 0) == -EINVAL, "width 0");
+	c.po_arms = 0;
+	/* t = 10 s: the card's 48-bit modular compare takes starts < 2^47 ns ahead */
+	/* (the test card's time moves a period per access: 1 us either side) */
+	CHECK(spx_perout_set(&hw, 10000000000ULL + (1ULL << 47) - 1000, 1000000000,
+			     100000000) == 0, "start 2^47 - 1 us ahead (armed)");
+	CHECK(spx_perout_set(&hw, 10000000000ULL + (1ULL << 47) + 1000, 1000000000,
+			     100000000) == -ERANGE, "start 2^47 + 1 us ahead refused");
+	CHECK(spx_perout_set(&hw, ~0ULL, 1000000000, 100000000) == -ERANGE,
+	      "start at the end of time refused");
+	CHECK(c.po_arms == 1, "refused starts left the output alone: %u arms", c.po_arms);
 	CHECK(spx_perout_disable(&hw) == 0 && c.po_ctrl == 0, "disable");
 	end();
 
