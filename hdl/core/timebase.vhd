@@ -311,6 +311,13 @@ begin
       end process;
     end generate;
 
+    -- the other chunks never read their gen_c/prop_c bit: drive it 0 so
+    -- the netlist has no undriven ('Z') bits
+    no_gp : if not (j * W < 40 and (j + 1) * W > 40) generate
+      gen_c(j)  <= '0';
+      prop_c(j) <= '0';
+    end generate;
+
     -- the period: only the 40 bits a period has are flip-flops
     per : if j * W < 40 generate
       constant HI : natural := minimum((j + 1) * W, 40) - 1;

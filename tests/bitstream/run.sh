@@ -126,6 +126,10 @@ t_run pll-settings-consistent sh -c '
 t_run card-packs make --no-print-directory card-utilisation
 t_run card-no-latches-or-loops sh -c "[ -s build/bitstream/yosys.log ] &&
 	! grep -E '^Latch inferred|Breaking loop' build/bitstream/yosys.log"
+# an undriven bit reaches Yosys as a 'Z' constant (GHDL), which it warns
+# about as tri-state logic: the core has no tristates, so any is a bug
+t_run card-no-undriven-z sh -c "[ -s build/bitstream/yosys.log ] &&
+	! grep -i 'tri-state' build/bitstream/yosys.log"
 if [ "${CARD_FULL:-0}" = 1 ]; then
 	t_run card-bitstream make --no-print-directory bitstream
 	if [ -s build/bitstream/report.json ]; then
@@ -147,6 +151,8 @@ PCI_BS=$(pwd)/build/bitstream-hx8k-pci
 t_run pci-board-synthesises make --no-print-directory BOARD=hx8k-pci $PCI_BS/synpcix_hx8k-pci.json
 t_run pci-board-no-latches-or-loops sh -c "[ -s $PCI_BS/yosys.log ] &&
 	! grep -E '^Latch inferred|Breaking loop' $PCI_BS/yosys.log"
+t_run pci-board-no-undriven-z sh -c "[ -s $PCI_BS/yosys.log ] &&
+	! grep -i 'tri-state' $PCI_BS/yosys.log"
 t_run pci-board-pins $PY - "$PCI_BS/synpcix_hx8k-pci.json" hdl/boards/hx8k-pci/synpcix_hx8k_pci.pcf \
 	hdl/card/synpcix_card.vhd /usr/share/fpga-icestorm/chipdb/chipdb-8k.txt <<'PY'
 import json, os, re, sys
