@@ -58,6 +58,13 @@ architecture rtl of clock_tb_domain is
   -- route through that decision into the answer state's enables was the
   -- worst tb_clk path at seeds 1 and 3 of c2dd6e4 (7.90 / 8.04 ns).
   signal ready_q : std_logic := '0';
+  -- the word under way is its answer's last (and the PPS stamp's last),
+  -- decoded a clock ahead of sent: kind and wi are set at least one clock
+  -- before the take that raises sent, and a take follows the previous one
+  -- by 4 clocks or more. kind's route through the decode into the answer
+  -- state's enables was the worst tb_clk path of the session-5 merge at
+  -- seed 2 (8.17 ns).
+  signal last_w, last_pps : std_logic := '0';
   signal kind : std_logic_vector(1 downto 0) := "00";
   signal wi : unsigned(1 downto 0) := "00";
   signal word : std_logic_vector(31 downto 0);
@@ -145,10 +152,20 @@ begin
       -- PPS stamp 0, 1; the glitch count 2.
       sent <= resp_ready and rv;
       ready_q <= resp_ready;
+      if (kind(1) = '0' and wi = 2) or (kind(1) = '1' and wi /= 0) then
+        last_w <= '1';
+      else
+        last_w <= '0';
+      end if;
+      if kind = "11" and wi = 1 then
+        last_pps <= '1';
+      else
+        last_pps <= '0';
+      end if;
       if sent = '1' then
-        if (kind(1) = '0' and wi = 2) or (kind(1) = '1' and wi /= 0) then
+        if last_w = '1' then
           busy <= '0'; rv <= '0'; snap_act <= '0';
-          if kind = "11" and wi = 1 then
+          if last_pps = '1' then
             pps_is_stamp <= '0';     -- the stamp is out: the capture may go on
           end if;
         else
