@@ -26,7 +26,7 @@ test-hdl: $(REGS_VHD)
 
 # The card without its board (pci_target + clock_core + later the capture
 # unit), last: it instantiates all of the above. mk/pcibus.mk verilates it.
-HDL_CARD_SRCS := hdl/card/synpcix_card.vhd
+HDL_CARD_SRCS := hdl/card/card_core.vhd hdl/card/synpcix_card.vhd
 
 # MSI capture slots, stamping engine, card interrupts and the DMA arbiter
 # (issue 3; docs/card-internals.md), in compile order

@@ -4,10 +4,10 @@
 # suite and the PPS-lock demo.
 #
 #   VHDL (HDL_CORE_SRCS + the capture unit, mk/hdl.mk, + the wiring
-#     sim/verilator/sim_card_core.vhd) --ghdl -a--> build/sim/work
+#     hdl/card/card_core.vhd) --ghdl -a--> build/sim/work
 #     --hdl/boards/ghdl_verilog.sh (GHDL synth + repairs, shared with the
-#       bitstream flow)--> build/sim/sim_card_core.v
-#     + sim/verilator/card_top.v (register split, master, doorbell, DMA
+#       bitstream flow)--> build/sim/card_core.v
+#     + sim/verilator/card_top.v (master, doorbell, DMA
 #       responder and reset flops)
 #     --verilator --cc --build -O3--> build/sim/obj/Vcard_top__ALL.a
 #   + card_sim.cpp (C++ glue) + world models in C --> build/sim/servo_demo,
@@ -16,7 +16,7 @@
 # The gateware to model (override to try a changed source without editing
 # hdl/, e.g. to check a fix: make test-sim SIM_HDL_SRCS="...").
 SIM_HDL_SRCS ?= $(HDL_CORE_SRCS) $(filter hdl/%,$(HDL_CAPTURE_SRCS)) \
-	sim/verilator/sim_card_core.vhd
+	hdl/card/card_core.vhd
 
 SIM_DIR    ?= $(BUILD)/sim
 SIM_OBJ    := $(SIM_DIR)/obj
@@ -49,12 +49,12 @@ SUITES += sim
 
 sim: $(SIM_DIR)/servo_demo $(SIM_DIR)/sim_tests
 
-$(SIM_DIR)/sim_card_core.v: $(SIM_HDL_SRCS) hdl/boards/ghdl_verilog.sh hdl/boards/ghdl_verilog_fix.awk
+$(SIM_DIR)/card_core.v: $(SIM_HDL_SRCS) hdl/boards/ghdl_verilog.sh hdl/boards/ghdl_verilog_fix.awk
 	@rm -rf $(SIM_DIR)/work && mkdir -p $(SIM_DIR)/work
 	ghdl -a --std=08 --workdir=$(SIM_DIR)/work $(SIM_HDL_SRCS)
-	sh hdl/boards/ghdl_verilog.sh $@ $(SIM_DIR)/work sim_card_core
+	sh hdl/boards/ghdl_verilog.sh $@ $(SIM_DIR)/work card_core
 
-$(SIM_VLIBS): $(SIM_SRC)/card_top.v $(SIM_DIR)/sim_card_core.v
+$(SIM_VLIBS): $(SIM_SRC)/card_top.v $(SIM_DIR)/card_core.v
 	@rm -rf $(SIM_OBJ)
 	$(VERILATOR) $(SIM_VFLAGS) --Mdir $(SIM_OBJ) $^ >$(SIM_DIR)/verilator.log 2>&1 || \
 		{ tail -n 40 $(SIM_DIR)/verilator.log; exit 1; }

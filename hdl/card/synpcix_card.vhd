@@ -7,17 +7,9 @@
 -- (sim/pcibus/) drives this entity directly. docs/card-internals.md is the
 -- contract of every connection made here.
 --
--- Register port split (card-internals section 1): 0x000..0x1FF to
--- clock_core, 0x200..0x7FF to the capture unit; doorbells (0x800..0xFFF)
+-- The register port goes to card_core (clock core, event ring block,
+-- capture unit), which splits it by address; doorbells (0x800..0xFFF)
 -- never reach the port, pci_interface turns them into the doorbell strobe.
--- The selection is taken from reg_addr(11 downto 9) = "000", which the
--- target holds stable with reg_valid until reg_ready, so the answer of the
--- selected back end alone is passed back.
---
--- The event ring block (event_dma) sits on the clock core's part of the
--- port: it answers event.ring_* itself, passes every other access through
--- and, between the host's accesses, pops the event FIFO for the ring; its
--- DMA writes go to the capture unit's arbiter as requester 1.
 --
 -- bad_write (a doorbell-window write that is no built doorbell) is not
 -- counted: clock_core has no input for it (its id.bad_access counts only
@@ -90,16 +82,6 @@ architecture rtl of synpcix_card is
   signal reg_valid, reg_write, reg_ready : std_logic;
   signal reg_addr : std_logic_vector(11 downto 2);
   signal reg_wdata, reg_rdata : std_logic_vector(31 downto 0);
-  signal sel_clock : std_logic;
-  signal clk_valid, clk_ready, cap_valid, cap_ready : std_logic;
-  signal clk_rdata, cap_rdata : std_logic_vector(31 downto 0);
-  signal cc_valid, cc_write, cc_ready : std_logic;
-  signal cc_addr : std_logic_vector(11 downto 2);
-  signal cc_rdata : std_logic_vector(31 downto 0);
-  signal ev_valid, ev_ready, ev_done : std_logic;
-  signal ev_addr : std_logic_vector(29 downto 0);
-  signal ev_wd_data : std_logic_vector(31 downto 0);
-  signal ev_err : std_logic_vector(1 downto 0);
   signal db_valid : std_logic;
   signal db_slot : std_logic_vector(3 downto 0);
   signal db_data : std_logic_vector(31 downto 0);
@@ -108,7 +90,6 @@ architecture rtl of synpcix_card is
   signal dma_len : std_logic_vector(4 downto 0);
   signal dma_wd_data, dma_rd_data : std_logic_vector(31 downto 0);
   signal dma_err : std_logic_vector(1 downto 0);
-  signal tb_time_ns : unsigned(63 downto 0);
   signal irq_raise, irq_pending, msi_req, msi_take, offer_oh : std_logic_vector(N_SLOTS - 1 downto 0);
   signal irq_valid, irq_ready, int_pending, irq_intx : std_logic;
   signal irq_vector : std_logic_vector(1 downto 0);
@@ -180,51 +161,23 @@ begin
     end if;
   end process;
 
-  -- register port split by address (card-internals section 1)
-  sel_clock <= '1' when reg_addr(11 downto 9) = "000" else '0';
-  clk_valid <= reg_valid and sel_clock;
-  cap_valid <= reg_valid and not sel_clock;
-  reg_ready <= clk_ready or cap_ready;
-  reg_rdata <= clk_rdata when sel_clock = '1' else cap_rdata;
-
-  -- the event ring (event.ring_*): on the clock core's part of the port, it
-  -- answers the ring registers and pops the event FIFO between the host's
-  -- accesses (docs/stamping.md section 12)
-  evring : entity work.event_dma
-    port map (
-      clk => clk, rst => bus_rst,
-      h_valid => clk_valid, h_write => reg_write, h_addr => reg_addr,
-      h_wdata => reg_wdata, h_ready => clk_ready, h_rdata => clk_rdata,
-      c_valid => cc_valid, c_write => cc_write, c_addr => cc_addr,
-      c_ready => cc_ready, c_rdata => cc_rdata,
-      d_valid => ev_valid, d_addr => ev_addr,
-      d_wd_data => ev_wd_data, d_ready => ev_ready, d_done => ev_done, d_err => ev_err);
-
-  core : entity work.clock_core
-    generic map (N_EVENTS => N_EVENTS, CLK_HZ => CLK_HZ, BUILD_ID => BUILD_ID)
-    port map (
-      bus_clk => clk, bus_rst => bus_rst,
-      reg_valid => cc_valid, reg_write => cc_write, reg_addr => cc_addr,
-      reg_wdata => reg_wdata, reg_ready => cc_ready, reg_rdata => cc_rdata,
-      tb_clk => tb_clk, tb_rst => tb_rst,
-      pps_in => pps_in, event_in => event_in, perout => perout,
-      pps_locked => pps_locked, tb_time_ns => tb_time_ns);
-
-  capture : entity work.capture_unit
-    generic map (N_SLOTS => N_SLOTS)
+  -- clock core, event ring and capture unit behind one register port
+  -- (the Verilator model drives the same entity: sim/verilator/card_top.v)
+  core : entity work.card_core
+    generic map (N_EVENTS => N_EVENTS, N_SLOTS => N_SLOTS, CLK_HZ => CLK_HZ,
+                 BUILD_ID => BUILD_ID)
     port map (
       bus_clk => clk, bus_rst => bus_rst, tb_clk => tb_clk, tb_rst => tb_rst,
-      time_ns => tb_time_ns,
-      reg_valid => cap_valid, reg_write => reg_write, reg_addr => reg_addr,
-      reg_wdata => reg_wdata, reg_ready => cap_ready, reg_rdata => cap_rdata,
+      reg_valid => reg_valid, reg_write => reg_write, reg_addr => reg_addr,
+      reg_wdata => reg_wdata, reg_ready => reg_ready, reg_rdata => reg_rdata,
       db_valid => db_valid, db_slot => db_slot, db_data => db_data,
       dma_valid => dma_valid, dma_ready => dma_ready, dma_write => dma_write,
       dma_addr => dma_addr, dma_len => dma_len, dma_wd_data => dma_wd_data,
       dma_wd_ready => dma_wd_ready, dma_rd_valid => dma_rd_valid,
       dma_rd_data => dma_rd_data, dma_done => dma_done, dma_err => dma_err,
-      ev_d_valid => ev_valid, ev_d_addr => ev_addr, ev_d_wd_data => ev_wd_data,
-      ev_d_ready => ev_ready, ev_d_done => ev_done, ev_d_err => ev_err,
-      irq_raise => irq_raise, irq_pending => irq_pending, irq_intx => irq_intx);
+      irq_raise => irq_raise, irq_pending => irq_pending, irq_intx => irq_intx,
+      pps_in => pps_in, event_in => event_in, perout => perout,
+      pps_locked => pps_locked, tb_time_ns => open);
 
   -- Raised vectors wait in msi_req until pci_interface takes them. The
   -- lowest requesting slot is latched into the offer (offer_oh, irq_vector)

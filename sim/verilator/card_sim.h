@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Verilator model of the card without its PCI interface, seen from C:
- * hdl/core clock_core + capture_unit (sim/verilator/sim_card_core.vhd).
+ * hdl/core clock_core + capture_unit (hdl/card/card_core.vhd, the card minus PCI).
  *
  * One card = the verilated core plus a two-clock scheduler:
  *   tb_clk   timebase clock, nominally 125 MHz (8 ns); its true period is

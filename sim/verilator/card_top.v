@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
 // Simulation top: the card without its PCI interface (GHDL's Verilog of
-// sim/verilator/sim_card_core.vhd = hdl/core clock_core + capture_unit)
+// hdl/card/card_core.vhd, the entity synpcix_card puts behind pci_interface)
 // plus the flops that stand for the PCI side: the register-port master,
 // the doorbell strobe of pci_target, the DMA responder's outputs (the
 // initiator's side of the DMA port) and the reset flops.
@@ -22,10 +22,9 @@
 // request (or idle), and reg_valid is masked while reg_ready is high, so the
 // core never sees a finished access as a new one.
 //
-// Register split, as the card top does it (docs/card-internals.md section
-// 1): 0x000..0x1FF to clock_core, 0x200..0x7FF to the capture unit. The
-// doorbell window 0x800..0xFFF never reaches the register port: card_sim.cpp
-// turns writes there into the doorbell strobe (db_req) and answers reads
+// The register split (0x000..0x1FF clock core, 0x200..0x7FF capture unit)
+// is card_core's own, as on the card. The doorbell window 0x800..0xFFF
+// never reaches the register port: card_sim.cpp turns writes there into the doorbell strobe (db_req) and answers reads
 // with 0, as pci_target does.
 //
 // Doorbell strobe: db_req is raised by C++ for the bus clock in which the
@@ -102,18 +101,11 @@ module card_top (
   always @(posedge tb_clk)
     tb_rst <= rst;
 
-  wire        sel_cap = m_addr_q[8:7] != 2'b00;   // 0x200..0x7FF
   wire        valid = m_valid_q & ~reg_ready;
-  wire        cc_ready, cu_ready;
-  wire [31:0] cc_rdata, cu_rdata;
 
-  assign reg_ready = cc_ready | cu_ready;
-  assign reg_rdata = sel_cap ? cu_rdata : cc_rdata;
-
-  sim_card_core core (
+  card_core core (
     .bus_clk(bus_clk), .bus_rst(bus_rst), .tb_clk(tb_clk), .tb_rst(tb_rst),
-    .cc_valid(valid & ~sel_cap), .cc_ready(cc_ready), .cc_rdata(cc_rdata),
-    .cu_valid(valid & sel_cap), .cu_ready(cu_ready), .cu_rdata(cu_rdata),
+    .reg_valid(valid), .reg_ready(reg_ready), .reg_rdata(reg_rdata),
     .reg_write(m_write_q), .reg_addr(m_addr_q), .reg_wdata(m_wdata_q),
     .db_valid(db_valid_q), .db_slot(db_slot_q), .db_data(db_data_q),
     .dma_valid(dma_valid), .dma_ready(dma_ready_q), .dma_write(dma_write),
