@@ -8,11 +8,19 @@
  *
  * Each PHC read is bracketed by two system-clock reads and paired with
  * their midpoint, so the guest's MMIO exit time does not bias the rate.
- * Each end takes the tightest of SAMPLES brackets (as phc2sys -N does): a
- * card read runs the card model for its bus clocks inside QEMU's MMIO
- * exit, and a host preemption inside one bracket moved its midpoint by
- * hundreds of microseconds, which the 1000x slowed card turns into 100+
- * ppm of rate error over the 2 s window.
+ * Each end takes the tightest of SAMPLES brackets (as phc2sys -N does),
+ * and the samples are IDLE_US apart: a card register read runs the card
+ * model for its bus clocks (time_ns_lo: 25, 375 ns of card time, 375 us
+ * of guest time at clock-scale 1000) inside QEMU's MMIO exit, where
+ * virtual time does not move, so right after a read the card is ahead of
+ * the guest's clock and stays there until virtual time catches up
+ * (docs/simulation.md, "register access time"). Back-to-back samples
+ * therefore read a card that has not followed the guest's clock: the
+ * later the tightest sample, the larger the error (CI of 54fce5d: one
+ * end's midpoint 242 us late with the card time unchanged, -1124 ppm for
+ * -1000). After IDLE_US of sleep the card has caught up again, so every
+ * sample starts from the mapped time and the choice among them no longer
+ * matters.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -25,6 +33,7 @@
 
 #define FD_TO_CLOCKID(fd) ((clockid_t)((~(unsigned int)(fd) << 3) | 3))
 #define SAMPLES 9
+#define IDLE_US 3000	/* > the card lead of one sample (~1 ms guest time) */
 
 static long long ns(const struct timespec *t)
 {
@@ -37,6 +46,8 @@ static int sample(clockid_t phc, long long *p, long long *s)
 	long long best = -1;
 
 	for (int i = 0; i < SAMPLES; i++) {
+		if (i)
+			usleep(IDLE_US);
 		if (clock_gettime(CLOCK_MONOTONIC_RAW, &a) || clock_gettime(phc, &b) ||
 		    clock_gettime(CLOCK_MONOTONIC_RAW, &c))
 			return -1;
