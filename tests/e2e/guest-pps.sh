@@ -8,7 +8,8 @@
 # card's PPS pin at every virtual second + PPS_OFFSET_NS; the card's
 # oscillator is OSC_PPB off (docs/simulation.md, "PPS and ts2phc").
 # Tests: EXTTS sees the PPS once a second; ts2phc (servo in software, card
-# in REPORT) locks; the card's hardware servo locks. Result lines on
+# in REPORT) locks; the card's hardware servo locks; phc2sys steers the
+# system clock to the PHC. Result lines on
 # /dev/ttyS1 as every guest: "ok NAME" / "not ok NAME: why", "# note", "done".
 . /lib/guest-init-lib.sh
 
@@ -249,6 +250,46 @@ expect_out servo-stays-locked locked cat "$CD/servo_state"
 # 2 clocks per second = 0.7 * 2 * PER ppb, the driver's nominal by 15 ppb
 in_range servo-freq-cancels-osc "$((f + OSC_PPB))" $((-2 * PER)) $((2 * PER))
 echo off >"$CD/servo_mode"
+
+# --- phc2sys: the system clock follows the card (workflow step 3 of the
+# brief: the card locked to GPS by its own servo, linuxptp's phc2sys
+# steers CLOCK_REALTIME to its PHC). One PHC reading per update (-N 1):
+# the readings are 0.5 s apart, so each starts with the card at the
+# guest's virtual time (a register read runs the card ahead of it inside
+# QEMU's MMIO exit; back-to-back readings would see that lead). The
+# reading is PTP_SYS_OFFSET_EXTENDED (gettimex64), the card latching its
+# time inside the bracket of the driver's time_ns_lo read.
+PS_SECS=${PS_SECS:-10}
+phc2sys -s "$D" -c CLOCK_REALTIME -O 0 -R 2 -N 1 -m -q -l 6 >/tmp/phc2sys.log 2>&1 &
+ppid=$!
+sleep "$PS_SECS"
+kill "$ppid" 2>/dev/null
+wait "$ppid" 2>/dev/null
+tail -n 3 /tmp/phc2sys.log | while read -r l; do note "phc2sys: $l"; done
+# "phc2sys[T]: CLOCK_REALTIME phc offset O sS freq F delay D"
+sed -n 's/.* offset *\(-\{0,1\}[0-9]*\) s\([0-9]\) freq *\([-+]\{0,1\}[0-9]*\) delay *\([0-9]*\).*/\1 \2 \3 \4/p' \
+	/tmp/phc2sys.log >/tmp/phc2sys.txt
+ptotal=$(wc -l </tmp/phc2sys.txt)
+pfirst=$(awk '$2 == 2 { print NR; exit }' /tmp/phc2sys.txt)
+note "phc2sys: $ptotal samples in $PS_SECS s, first s2 at sample ${pfirst:-none}"
+[ "$ptotal" -gt 0 ] || head -n 8 /tmp/phc2sys.log | while read -r l; do note "phc2sys said: $l"; done
+# two updates a second (-R 2), minus start-up
+in_range phc2sys-two-samples-per-second "$ptotal" $((2 * PS_SECS - 4)) $((2 * PS_SECS + 1))
+# s0, s1 (step + frequency), s2 from the third update on
+in_range phc2sys-locks-s2-within-5-samples "${pfirst:-99}" 1 5
+if [ "${pfirst:-0}" -gt 0 ]; then
+	# Locked, 4 updates after s2: each offset is one PHC reading's
+	# quantisation (a clock) plus the PI's residue of the last ones, so
+	# within 2 clocks as for ts2phc; the system clock itself is exact
+	# (icount: virtual time).
+	from=$((pfirst + 4))
+	pbad=$(awk -v b=$((2 * PER)) -v f=$from 'NR >= f && ($2 != 2 || $1 > b || -$1 > b) { n++ } END { print n + 0 }' /tmp/phc2sys.txt)
+	pworst=$(awk -v f=$from 'NR >= f { a = $1 < 0 ? -$1 : $1; if (a > m) m = a } END { print m + 0 }' /tmp/phc2sys.txt)
+	plast=$(awk 'END { print $3 + 0 }' /tmp/phc2sys.txt)
+	note "phc2sys: worst |offset| from sample $from on $pworst ns (bound $((2 * PER)) ns = 2 clocks), $pbad outside; last freq $plast ppb"
+	in_range phc2sys-offsets-within-2-clocks "$pbad" 0 0
+	in_range phc2sys-enough-locked-samples "$((ptotal - from + 1))" $((2 * PS_SECS - 12)) 999
+fi
 
 check rmmod-synpcix rmmod synpcix
 check dmesg-no-oops-or-warning dmesg_clean

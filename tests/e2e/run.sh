@@ -10,7 +10,7 @@
 # -icount makes virtual time, and so the card's time, deterministic.
 # A second, shorter boot runs tests/e2e/guest-pps.sh with the card at a
 # small clock-scale (PHC = virtual time) and an emulated PPS: EXTTS,
-# ts2phc and the card's own servo (its results are named pps/...).
+# ts2phc, the card's own servo and phc2sys (its results are named pps/...).
 # E2E_PPS=0 skips that boot, E2E_PPS=only runs only it. A third boot puts
 # the card behind a PCIe root port for a real device_del (guest-irq.sh).
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -75,6 +75,7 @@ pps_boot() {
 	guest_regs_env "$_pr/etc/regs.env"
 	t_run pps/phc_ctl guest_binary "$_pr" /usr/sbin/phc_ctl
 	t_run pps/ts2phc guest_binary "$_pr" /usr/sbin/ts2phc
+	t_run pps/phc2sys guest_binary "$_pr" /usr/sbin/phc2sys
 	t_run pps/testptp cp "$TESTPTP" "$_pr/bin/testptp"
 	t_run pps/initramfs guest_pack "$_pr" "$_po/initramfs.gz"
 	guest_boot "$_po" "$PPS_TIMEOUT" "$QEMU" "iomem=relaxed" \
