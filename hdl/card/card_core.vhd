@@ -76,6 +76,7 @@ architecture rtl of card_core is
   signal ev_wd_data : std_logic_vector(31 downto 0);
   signal ev_err : std_logic_vector(1 downto 0);
   signal time_ns : unsigned(63 downto 0);
+  signal ev_pending : std_logic;
 begin
   sel_clock <= '1' when reg_addr(11 downto 9) = "000" else '0';
   clk_valid <= reg_valid and sel_clock;
@@ -85,7 +86,7 @@ begin
 
   evring : entity work.event_dma
     port map (
-      clk => bus_clk, rst => bus_rst,
+      clk => bus_clk, rst => bus_rst, ev_pending => ev_pending,
       h_valid => clk_valid, h_write => reg_write, h_addr => reg_addr,
       h_wdata => reg_wdata, h_ready => clk_ready, h_rdata => clk_rdata,
       c_valid => cc_valid, c_write => cc_write, c_addr => cc_addr,
@@ -101,7 +102,7 @@ begin
       reg_wdata => reg_wdata, reg_ready => cc_ready, reg_rdata => cc_rdata,
       tb_clk => tb_clk, tb_rst => tb_rst,
       pps_in => pps_in, event_in => event_in, perout => perout,
-      pps_locked => pps_locked, tb_time_ns => time_ns);
+      pps_locked => pps_locked, ev_pending => ev_pending, tb_time_ns => time_ns);
   tb_time_ns <= time_ns;
 
   capture : entity work.capture_unit

@@ -26,6 +26,9 @@ entity clock_core is
     event_in  : in  std_logic_vector(N_EVENTS - 1 downto 0);
     perout    : out std_logic;
     pps_locked : out std_logic;
+    -- a stamp waits in the event FIFO (bus clock, synchronised from the
+    -- timebase domain: a few clocks behind it), for event_dma
+    ev_pending : out std_logic;
     -- The card's time (ns) in the timebase domain, for stamping units
     -- outside the core (MSI capture): exactly the value the edge captures
     -- latch, so a strobe synchronised into tb_clk by the same two flops
@@ -45,6 +48,7 @@ architecture rtl of clock_core is
   signal t_resp_valid, t_resp_ready, b_resp_pend, b_resp_take : std_logic;
   signal t_resp, b_resp : std_logic_vector(RESP_W - 1 downto 0);
   signal us_t, us_b, us_b_d, us_tick : std_logic := '0';
+  signal ev_pend_t : std_logic;
 begin
   regs : entity work.clock_regs
     generic map (N_EVENTS => N_EVENTS, FIFO_LOG2 => FIFO_LOG2, CLK_HZ => CLK_HZ,
@@ -75,11 +79,13 @@ begin
     generic map (N_EVENTS => N_EVENTS, FIFO_LOG2 => FIFO_LOG2, CLK_HZ => CLK_HZ)
     port map (clk => tb_clk, rst => tb_rst, msg_valid => b_msg_valid, msg => b_msg,
               msg_ready => b_msg_ready, resp_valid => t_resp_valid, resp => t_resp,
-              resp_ready => t_resp_ready, us_toggle => us_t, pps_in => pps_in,
+              resp_ready => t_resp_ready, us_toggle => us_t, ev_pending => ev_pend_t,
+              pps_in => pps_in,
               event_in => event_in, perout => perout, time_ns_out => tb_time_ns);
 
   -- microsecond tick of the card's clock, for PPS loss detection
   us_sync : entity work.sync_bit port map (clk => bus_clk, din => us_t, dout => us_b);
+  ev_sync : entity work.sync_bit port map (clk => bus_clk, din => ev_pend_t, dout => ev_pending);
   process (bus_clk)
   begin
     if rising_edge(bus_clk) then

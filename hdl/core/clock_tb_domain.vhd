@@ -26,6 +26,7 @@ entity clock_tb_domain is
     resp       : out std_logic_vector(RESP_W - 1 downto 0);
     resp_ready : in  std_logic;
     us_toggle  : out std_logic;      -- flips every microsecond of this clock
+    ev_pending : out std_logic;      -- the event FIFO holds a stamp (a flip-flop)
     pps_in     : in  std_logic;
     event_in   : in  std_logic_vector(N_EVENTS - 1 downto 0);
     perout     : out std_logic;
@@ -114,6 +115,7 @@ architecture rtl of clock_tb_domain is
   constant US_DIV : positive := CLK_HZ / 1_000_000;
   signal us_cnt    : natural range 0 to US_DIV - 1 := 0;
   signal us_t      : std_logic := '0';
+  signal ev_pend_q : std_logic := '0';
   -- the reset of this process, registered (the domain's reset net is a
   -- long route: see perout_gen); the blocks below register their own
   signal rst_q     : std_logic := '1';
@@ -269,6 +271,14 @@ begin
       end if;
 
 
+      -- for event_dma: a level from a flip-flop, so the bus domain's
+      -- synchroniser sees no glitch of the level compare
+      if fq_level /= 0 then
+        ev_pend_q <= '1';
+      else
+        ev_pend_q <= '0';
+      end if;
+
       if us_cnt = US_DIV - 1 then
         us_cnt <= 0;
         us_t <= not us_t;
@@ -317,6 +327,7 @@ begin
     std_logic_vector(glitches) when others;    -- D_PPS_FILT
   resp <= kind & std_logic_vector(wi) & word;
   us_toggle  <= us_t;
+  ev_pending <= ev_pend_q;
   time_ns_out <= time_ns;
 
   pps_cap : entity work.edge_capture

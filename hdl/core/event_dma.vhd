@@ -6,7 +6,14 @@
 -- pci_target and clock_core and takes the event stamps the way the host
 -- does: it reads event.status, and while stamps wait it pops one (reads
 -- stamp_ns_lo, stamp_ns_hi, stamp_info) and writes it into the ring as one
--- 16-byte entry. That keeps it out of the clock core (no new port there).
+-- 16-byte entry. It reads only while the clock core says a stamp waits
+-- (ev_pending, the event FIFO not empty, synchronised to this clock): an
+-- idle ring makes no access of its own, so the host's reads never wait
+-- behind one (a read of time_ns_lo that waited behind an event.status
+-- poll latched the time up to 19 bus clocks after its bracket began,
+-- which gettimex64 and phc2sys cannot see; measured by the cosim test
+-- evring-idle-reads-do-not-wait: 25..43 bus clocks with a free-running
+-- poll every 64 clocks, a constant 25 with this).
 --
 -- Register port sharing: the host's accesses pass straight through
 -- (combinational valid/addr, no added clock) unless this block has an
@@ -46,11 +53,13 @@ use work.synpcix_regs_pkg.all;
 
 entity event_dma is
   generic (
-    RING_LOG2 : positive := 8;    -- 256 entries = one 4 KiB page
-    POLL_LOG2 : positive := 6);   -- event.status read every 64 bus clocks while idle
+    RING_LOG2 : positive := 8);   -- 256 entries = one 4 KiB page
   port (
     clk : in std_logic;
     rst : in std_logic;
+    -- a stamp waits in clock_core's event FIFO (level, this clock domain;
+    -- it may lag the FIFO by a few clocks: the status read decides)
+    ev_pending : in std_logic;
     -- register port from pci_target, clock-core range 0x000..0x1FF
     h_valid : in  std_logic;
     h_write : in  std_logic;
@@ -84,7 +93,6 @@ architecture rtl of event_dma is
   signal dropping : std_logic;                     -- ring full: pop and drop
   signal k : unsigned(1 downto 0);                 -- entry word 0..2
   signal m_act : std_logic;                        -- own register read in flight
-  signal timer : unsigned(POLL_LOG2 - 1 downto 0);
   signal enable, dma_error : std_logic;
   signal base : std_logic_vector(31 downto RL + 4);
   signal wr, rd : unsigned(RL downto 0);           -- free-running, mod 2 x entries
@@ -157,7 +165,6 @@ begin
         dropping <= '0';
         k <= "00";
         m_act <= '0';
-        timer <= (others => '0');
         enable <= '0';
         dma_error <= '0';
         base <= (others => '0');
@@ -167,8 +174,6 @@ begin
         wd <= (others => '0');
         dv <= '0';
       else
-        timer <= timer + 1;
-
         -- host accesses to the ring registers: one clock
         if h_valid = '1' and my_sel = '1' and my_ready = '0' then
           my_ready <= '1';
@@ -196,8 +201,9 @@ begin
 
         case st is
           when S_IDLE =>
-            -- a new poll only while enabled and not stopped by an error
-            if enable = '1' and dma_error = '0' and timer = 0 then
+            -- a poll only while a stamp waits, enabled and not stopped by
+            -- an error
+            if enable = '1' and dma_error = '0' and ev_pending = '1' then
               st <= S_READ;
               polling <= '1';
             end if;

@@ -47,6 +47,11 @@ architecture tb of tb_event_dma is
   -- the event FIFO of the modelled clock core holds event numbers
   -- n_popped .. n_pushed - 1 (event n's stamp is ns_of(n), info_of(n))
   signal n_pushed, n_popped : natural := 0;
+  -- clock_core's ev_pending: the FIFO's level /= 0 three clocks late (the
+  -- timebase domain's flip-flop and the bus domain's synchroniser)
+  signal pend_dly : std_logic_vector(2 downto 0) := "000";
+  signal ev_pending : std_logic;
+  signal status_reads : natural := 0;
   signal fails : natural := 0;
 
   function ns_of (n : natural) return std_logic_vector is
@@ -68,9 +73,20 @@ architecture tb of tb_event_dma is
 begin
   clk <= not clk after 7.5 ns when not done;
 
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      pend_dly <= pend_dly(1 downto 0) & "0";
+      if n_pushed /= n_popped then
+        pend_dly(0) <= '1';
+      end if;
+    end if;
+  end process;
+  ev_pending <= pend_dly(2);
+
   dut : entity work.event_dma
-    generic map (RING_LOG2 => RL, POLL_LOG2 => 4)
-    port map (clk => clk, rst => rst, h_valid => h_valid, h_write => h_write,
+    generic map (RING_LOG2 => RL)
+    port map (clk => clk, rst => rst, ev_pending => ev_pending, h_valid => h_valid, h_write => h_write,
               h_addr => h_addr, h_wdata => h_wdata, h_ready => h_ready, h_rdata => h_rdata,
               c_valid => c_valid, c_write => c_write, c_addr => c_addr,
               c_ready => c_ready, c_rdata => c_rdata,
@@ -145,6 +161,7 @@ begin
       c_rdata <= x"DEADBEEF";
       if unsigned(a) = REG_EVENT_STATUS / 4 then
         c_rdata <= std_logic_vector(to_unsigned(n_pushed - head, 32));
+        status_reads <= status_reads + 1;
       elsif unsigned(a) = REG_EVENT_STAMP_NS_LO / 4 then
         if n_pushed /= head then
           lo := ns_of(head)(31 downto 0);
@@ -272,6 +289,7 @@ begin
     end procedure;
 
     variable q : std_logic_vector(31 downto 0);
+    variable n : natural;
   begin
     -- the ring: 8 entries x 4 words at word RING_W; words 0..2 written
     host.set_guard(RING_W, 4, NE, 0, 3);
@@ -308,6 +326,13 @@ begin
     rd32(REG_EVENT_RING_CTRL, q);
     check(unsigned(q(31 downto 16)) = 5, "ring_ctrl.wr after 5: " & to_hstring(q));
     take(5, 1);
+
+    -- enabled and idle with nothing pending: no access of its own (a host
+    -- read must never wait behind one; cosim evring-idle-reads-do-not-wait)
+    n := status_reads;
+    clocks(600);
+    check(status_reads = n, "event.status read " & integer'image(status_reads - n) &
+          " times by an idle ring with nothing pending");
 
     -- 6 more: the ring wraps
     push(6);

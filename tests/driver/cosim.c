@@ -188,6 +188,31 @@ static void evring_test(struct spx_hw *hw)
 	err = spx_evring_ack(hw, &ovr);
 	TEST("evring-ack", err == 0 && ovr == 0, "err %d, overruns %u", err, ovr);
 
+	/*
+	 * An enabled ring with nothing pending must not delay the host: a
+	 * register read that waits behind one of the ring's own event.status
+	 * reads latches the time up to 19 bus clocks later than its bracket
+	 * says (phc2sys and gettimex64 pair the latch with the bracket). So
+	 * reads at every phase against the ring's activity take the same bus
+	 * clocks (the card's clock-domain crossing moves them by one at most).
+	 */
+	{
+		u64 c0, c1, mn = ~0ULL, mx = 0;
+
+		for (i = 0; i < 96; i++) {
+			card_run_for(card, 15.0 * (i % 23) + 3.0);
+			c0 = card_bus_clocks(card);
+			card_read32(card, hw->base[SPX_BLK_CLOCK] + SPX_REL(CLOCK, TIME_NS_LO));
+			c1 = card_bus_clocks(card);
+			mn = c1 - c0 < mn ? c1 - c0 : mn;
+			mx = c1 - c0 > mx ? c1 - c0 : mx;
+		}
+		printf("# evring idle: time_ns_lo reads took %llu..%llu bus clocks\n",
+		       (unsigned long long)mn, (unsigned long long)mx);
+		TEST("evring-idle-reads-do-not-wait", mx - mn <= 1, "%llu..%llu bus clocks",
+		     (unsigned long long)mn, (unsigned long long)mx);
+	}
+
 	/* the driver behind: N edges into the ring without taking any */
 	off0 = model_offset();
 	evring_pulses(0, N, 2000.0, 3000.0, times);
