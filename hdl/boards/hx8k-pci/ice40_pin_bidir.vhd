@@ -44,10 +44,12 @@ begin
                 OUTPUT_ENABLE => oe, D_OUT_0 => q, D_IN_0 => d);
   end generate;
   direct : if not REGISTERED generate
-    -- PIN_TYPE(5:2) 1010: output direct, enable direct; (1:0) 01: input direct
+    -- PIN_TYPE(5:2) 1010: output direct, enable direct; (1:0) 01: input direct.
+    -- OUTPUT_CLK unused but connected: the two pads of an I/O tile share
+    -- one output clock wire, and a neighbour (SERR#, REQ#) may register.
     io : SB_IO
       generic map (PIN_TYPE => "101001")
-      port map (PACKAGE_PIN => pin, CLOCK_ENABLE => '1', OUTPUT_CLK => '0',
+      port map (PACKAGE_PIN => pin, CLOCK_ENABLE => '1', OUTPUT_CLK => clk,
                 OUTPUT_ENABLE => oe, D_OUT_0 => q, D_IN_0 => d);
   end generate;
 end architecture;
