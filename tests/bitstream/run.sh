@@ -250,6 +250,9 @@ for n, d in pci:
                 errs.append("%s: open drain, but data is %s" % (pin, con.get("D_OUT_0")))
             if not net(con.get("OUTPUT_ENABLE", [])) or ty[:2] not in ("10", "11"):
                 errs.append("%s: open drain needs a driven enable (PIN_TYPE %s)" % (pin, ty))
+            # SERR# is timed (registered enable); INTA# is asynchronous
+            if pin == "pci_serr_n" and ty[:4] not in ("1101", "1110"):
+                errs.append("%s: enable not from the I/O register (PIN_TYPE %s)" % (pin, ty))
         elif n.endswith("_out") or n == "req_n":
             if not net(con.get("D_OUT_0", [])):
                 errs.append("%s: output data is the constant %s" % (pin, con.get("D_OUT_0")))
