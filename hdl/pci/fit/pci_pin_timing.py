@@ -198,7 +198,7 @@ def main():
             early[b] = min(early.get(b, 1e9), early[n] + d)
     # backward: the longest and shortest path to a rising-edge clocked
     # endpoint, setup included
-    to_end, to_end_min = {}, {}
+    to_end, to_end_min, via = {}, {}, {}
     for n, (ck, edge, d) in setup.items():
         if edge == "pos" and ck in ("CLK", "RCLK"):
             to_end[n] = d
@@ -206,8 +206,23 @@ def main():
     for n in reversed(order):
         for b, d in succ[n]:
             if b in to_end:
-                to_end[n] = max(to_end.get(n, -1e9), to_end[b] + d)
+                if to_end[b] + d > to_end.get(n, -1e9):
+                    to_end[n] = to_end[b] + d
+                    via[n] = b
                 to_end_min[n] = min(to_end_min.get(n, 1e9), to_end_min[b] + d)
+
+    def worst_path(n):
+        """Logic cells passed through on the worst path (LUT levels; a carry
+        chain counts each of its cells) and its endpoint."""
+        levels = 0
+        while n in via:
+            b = via[n]
+            if b[0] == n[0] and celltype.get(n[0]) == "ICESTORM_LC":
+                levels += 1
+            n = b
+        if celltype.get(n[0]) == "ICESTORM_LC" and n[1] in ("I0", "I1", "I2", "I3"):
+            levels += 1   # the flip-flop's own LUT (nextpnr's setup arc includes it)
+        return levels, "%s.%s" % n
 
     rows, fails = [], []
     worst = {}
@@ -232,7 +247,9 @@ def main():
         if din in to_end and not is_reg_in(pt):
             tsu = T_PADIN + to_end[din] - T_GBCKLC
             th = T_GBCKLC - (T_PADIN + to_end_min[din])
-            note("Tsu", pin, tsu, "<= %g" % tsu_bar, tsu <= tsu_bar, "pad -> fabric FF")
+            levels, end = worst_path(din)
+            note("Tsu", pin, tsu, "<= %g" % tsu_bar, tsu <= tsu_bar,
+                 "pad -> %d LUT -> %s" % (levels, end))
             note("Th", pin, th, "<= %g" % bars["th"], th <= bars["th"], "pad -> fabric FF")
         elif is_reg_in(pt) and din in succ:
             note("Tsu", pin, T_SUPDIN, "<= %g" % tsu_bar, T_SUPDIN <= tsu_bar, "I/O register")
