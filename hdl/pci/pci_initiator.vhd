@@ -173,6 +173,9 @@ architecture rtl of pci_initiator is
   signal st_dperr, st_tabort, st_mabort, st_det : std_logic := '0';
 
   signal moved    : std_logic;   -- a data word moves at this edge
+  -- one and two words left after the one on the bus (from the registers, so
+  -- the compares' carry chains are not behind TRDY#)
+  signal left1, left2 : std_logic;
   -- next values of the registers below (the combinational process computes
   -- them, the register process loads them)
   signal ready_q_nx : std_logic;
@@ -221,6 +224,8 @@ architecture rtl of pci_initiator is
   signal tabort_nx : std_logic;
 begin
   moved <= '1' when state = DATA and irdy_q = '0' and trdy_n_in = '0' else '0';
+  left1 <= '1' when cur + 1 = len_q else '0';
+  left2 <= '1' when cur + 2 = len_q else '0';
 
   -- The burst buffer's read address leads the bus by one word: buf_q must
   -- hold the word that goes onto AD at the next edge (the first word at the
@@ -279,7 +284,6 @@ begin
   -- next values of the bus outputs can go to registers in the I/O cells).
   process (all)
     variable phase_end, last_next, lt_out : boolean;
-    variable nxt : unsigned(4 downto 0);
     variable cmd : std_logic_vector(3 downto 0);
   begin
     ready_q_nx <= ready_q;
@@ -531,10 +535,15 @@ begin
           dv_cnt_nx <= dv_cnt + 1;
         end if;
         phase_end := irdy_q = '0' and (trdy_n_in = '0' or stop_n_in = '0');
-        nxt := cur;
+        -- the word after this one is the last: both answers are ready
+        -- from the registers (left1, left2), TRDY# only picks one
         if moved = '1' then
-          nxt := cur + 1;
-          cur_nx <= nxt;
+          last_next := left2 = '1';
+        else
+          last_next := left1 = '1';
+        end if;
+        if moved = '1' then
+          cur_nx <= cur + 1;
           ad_q_nx <= buf_q;          -- next word (reads: AD is not driven)
         end if;
         lt_out := lt_cnt(7 downto 1) = 0 and gnt_n = '1';
@@ -569,12 +578,12 @@ begin
               st_tabort_nx <= '1';
               err_ab_nx    <= "10";
             end if;
-          elsif stop_n_in = '0' or nxt + 1 = len_q or lt_out then
+          elsif stop_n_in = '0' or last_next or lt_out then
             -- the target stops us, the next word is the last, or the
             -- latency timer ran out with GNT# gone: the next data phase
             -- is the last (FRAME# changes only after a completed phase)
             frame_q_nx <= '1';
-            if nxt + 1 = len_q then
+            if last_next then
               req_q_nx <= '1';
             end if;
           end if;
