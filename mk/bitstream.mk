@@ -145,3 +145,15 @@ BLOCK ?= synpcix_card
 block-fit: $(REGS_VHD) $(PCI_IDS_VHD)
 	@sh hdl/boards/block_fit.sh $(BUILD)/block-fit/$(BLOCK) $(BLOCK) \
 		$(HDL_CORE_SRCS) $(HDL_PCI_SRCS) $(HDL_CAPTURE_SRCS) $(HDL_CARD_SRCS) -- $(GENERICS)
+
+# PCI pin timing at 66 MHz (docs/bitstream.md "Session 6: PCI pins"):
+# pci_interface behind the PCI board's pads, placed on its balls; fails when
+# a pin or the fabric misses PCI 2.3's 66 MHz bounds. About a minute.
+#   make pci-io-fit [PCI_IO_SEED=n] [PCI_IO_REGS=false] [PCI_IO_CHECK=outputs|inputs]
+PCI_IO_SEED ?= 1
+PCI_IO_REGS ?= true
+PCI_IO_CHECK ?= all
+PCI_IO_DIR ?= $(BUILD)/pci-io-fit
+.PHONY: pci-io-fit
+pci-io-fit: $(REGS_VHD) $(PCI_IDS_VHD)
+	@sh hdl/pci/fit/pci_io_fit.sh $(PCI_IO_DIR) $(REGS_VHD) $(PCI_IDS_VHD) $(PCI_IO_SEED) $(PCI_IO_REGS) $(PCI_IO_CHECK)

@@ -34,7 +34,11 @@ entity synpcix_card is
     N_EVENTS : positive := 2;
     N_SLOTS  : positive := 4;      -- MSI capture slots (4 MSI vectors asked)
     CLK_HZ   : natural  := 125_000_000;
-    BUILD_ID : std_logic_vector(31 downto 0) := x"00000000");
+    BUILD_ID : std_logic_vector(31 downto 0) := x"00000000";
+    -- the PCI bus outputs as next values for the board's I/O-cell
+    -- registers (pci_interface NEXT_OUT; hdl/boards/hx8k-pci); false: the
+    -- pins' values (simulation, Verilator)
+    PCI_NEXT_OUT : boolean := false);
   port (
     clk          : in  std_logic;   -- PCI CLK (bus_clk)
     rst_n        : in  std_logic;   -- PCI RST#, asynchronous to both clocks
@@ -112,7 +116,7 @@ begin
     port map (clk => tb_clk, din => rst_req, dout => tb_rst);
 
   pci : entity work.pci_interface
-    generic map (N_SLOTS => N_SLOTS)
+    generic map (N_SLOTS => N_SLOTS, NEXT_OUT => PCI_NEXT_OUT)
     port map (
       clk => clk, rst => bus_rst,
       ad_in => ad_in, ad_out => ad_out, ad_oe => ad_oe,

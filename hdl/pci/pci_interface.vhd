@@ -20,7 +20,13 @@ use ieee.numeric_std.all;
 entity pci_interface is
   generic (
     N_SLOTS      : positive := 4;
-    DISCARD_LOG2 : positive := 15);
+    DISCARD_LOG2 : positive := 15;
+    -- false: the bus outputs (q and oe) are the pins' values, from this
+    -- entity's output registers; true: they are those registers' next
+    -- values, and the board registers them in its I/O cells (PCI CLK, no
+    -- reset: PCI RST# comes in through rst). INTA#'s enable is
+    -- asynchronous in PCI and combinational either way. docs/pci.md "Pins".
+    NEXT_OUT     : boolean := false);
   port (
     clk, rst      : in  std_logic;
     -- PCI bus pins (split in/out/oe; tristates in the board top)
@@ -98,6 +104,12 @@ end entity;
 
 architecture rtl of pci_interface is
   signal t_ad, i_ad : std_logic_vector(31 downto 0);
+  -- the pins' next values (the output registers' inputs)
+  signal n_ad : std_logic_vector(31 downto 0);
+  signal n_cbe : std_logic_vector(3 downto 0);
+  signal n_ad_oe, n_cbe_oe, n_par, n_par_oe, n_frame, n_frame_oe, n_irdy, n_irdy_oe : std_logic;
+  signal n_trdy, n_trdy_oe, n_devsel, n_devsel_oe, n_stop, n_stop_oe : std_logic;
+  signal n_perr, n_perr_oe, n_serr_oe, n_req : std_logic;
   signal t_ad_oe, i_ad_oe, t_par, t_par_oe, i_par, i_par_oe : std_logic;
   signal t_perr, t_perr_oe, i_perr, i_perr_oe : std_logic;
   signal c_master, c_perr, c_msi : std_logic;
@@ -123,17 +135,17 @@ architecture rtl of pci_interface is
   signal sel_msi, inflight : std_logic := '0';
 begin
   target : entity work.pci_target
-    generic map (DISCARD_LOG2 => DISCARD_LOG2, N_SLOTS => N_SLOTS)
+    generic map (DISCARD_LOG2 => DISCARD_LOG2, N_SLOTS => N_SLOTS, NEXT_OUT => true)
     port map (
       clk => clk, rst => rst,
       ad_in => ad_in, ad_out => t_ad, ad_oe => t_ad_oe,
       cbe_n_in => cbe_n_in, par_in => par_in, par_out => t_par, par_oe => t_par_oe,
       frame_n_in => frame_n_in, irdy_n_in => irdy_n_in, idsel_in => idsel_in,
-      trdy_n_in => trdy_n_in, trdy_n_out => trdy_n_out, trdy_n_oe => trdy_n_oe,
-      devsel_n_in => devsel_n_in, devsel_n_out => devsel_n_out, devsel_n_oe => devsel_n_oe,
-      stop_n_in => stop_n_in, stop_n_out => stop_n_out, stop_n_oe => stop_n_oe,
+      trdy_n_in => trdy_n_in, trdy_n_out => n_trdy, trdy_n_oe => n_trdy_oe,
+      devsel_n_in => devsel_n_in, devsel_n_out => n_devsel, devsel_n_oe => n_devsel_oe,
+      stop_n_in => stop_n_in, stop_n_out => n_stop, stop_n_oe => n_stop_oe,
       perr_n_in => perr_n_in, perr_n_out => t_perr, perr_n_oe => t_perr_oe,
-      serr_n_out => serr_n_out, serr_n_oe => serr_n_oe,
+      serr_n_out => serr_n_out, serr_n_oe => n_serr_oe,
       reg_valid => reg_valid, reg_write => reg_write, reg_addr => reg_addr,
       reg_wdata => reg_wdata, reg_ready => reg_ready, reg_rdata => reg_rdata,
       mem_enable => mem_enable, master_enable => c_master, perr_resp => c_perr,
@@ -145,16 +157,17 @@ begin
       db_valid => db_valid, db_slot => db_slot, db_data => db_data, bad_write => bad_write);
 
   initiator : entity work.pci_initiator
+    generic map (NEXT_OUT => true)
     port map (
       clk => clk, rst => rst,
       ad_in => ad_in, ad_out => i_ad, ad_oe => i_ad_oe,
-      cbe_n_in => cbe_n_in, cbe_n_out => cbe_n_out, cbe_n_oe => cbe_n_oe,
+      cbe_n_in => cbe_n_in, cbe_n_out => n_cbe, cbe_n_oe => n_cbe_oe,
       par_in => par_in, par_out => i_par, par_oe => i_par_oe,
-      frame_n_in => frame_n_in, frame_n_out => frame_n_out, frame_n_oe => frame_n_oe,
-      irdy_n_in => irdy_n_in, irdy_n_out => irdy_n_out, irdy_n_oe => irdy_n_oe,
+      frame_n_in => frame_n_in, frame_n_out => n_frame, frame_n_oe => n_frame_oe,
+      irdy_n_in => irdy_n_in, irdy_n_out => n_irdy, irdy_n_oe => n_irdy_oe,
       trdy_n_in => trdy_n_in, devsel_n_in => devsel_n_in, stop_n_in => stop_n_in,
       perr_n_in => perr_n_in, perr_n_out => i_perr, perr_n_oe => i_perr_oe,
-      req_n => req_n, gnt_n => gnt_n,
+      req_n => n_req, gnt_n => gnt_n,
       master_enable => c_master, perr_resp => c_perr, lat_timer => lat,
       mst_data_perr => s_dperr, mst_rcv_tabort => s_tabort, mst_rcv_mabort => s_mabort,
       mst_det_perr => s_det,
@@ -212,13 +225,51 @@ begin
   dma_done     <= m_done and not sel_msi;
   dma_err      <= m_err;
 
-  -- shared pins (see the header)
-  ad_out     <= i_ad when i_ad_oe = '1' else t_ad;
-  ad_oe      <= i_ad_oe or t_ad_oe;
-  par_out    <= t_par;
-  par_oe     <= i_par_oe or t_par_oe;
-  perr_n_out <= i_perr when i_perr_oe = '1' else t_perr;
-  perr_n_oe  <= i_perr_oe or t_perr_oe;
+  -- shared pins (see the header), as next values: the select and the OR
+  -- sit in front of the output registers, not between them and the pads
+  n_ad     <= i_ad when i_ad_oe = '1' else t_ad;
+  n_ad_oe  <= i_ad_oe or t_ad_oe;
+  n_par    <= t_par;
+  n_par_oe <= i_par_oe or t_par_oe;
+  n_perr   <= i_perr when i_perr_oe = '1' else t_perr;
+  n_perr_oe <= i_perr_oe or t_perr_oe;
+
+  -- the output registers: here (simulation, Verilator) or the board's
+  -- I/O cells (NEXT_OUT), loaded from the same next values every clock
+  regs_here : if not NEXT_OUT generate
+    signal q_ad : std_logic_vector(31 downto 0) := (others => '0');
+    signal q_cbe : std_logic_vector(3 downto 0) := (others => '0');
+    signal q_oe : std_logic_vector(9 downto 0) := (others => '0');
+    signal q_par, q_frame, q_irdy, q_trdy, q_devsel, q_stop, q_perr, q_req : std_logic := '1';
+  begin
+    -- no reset: in reset the next values are the reset values (floated,
+    -- deasserted), loaded every clock like the I/O cells' registers, whose
+    -- power-up value is 0 (every enable off)
+    process (clk)
+    begin
+      if rising_edge(clk) then
+        q_ad <= n_ad; q_cbe <= n_cbe; q_par <= n_par; q_frame <= n_frame;
+        q_irdy <= n_irdy; q_trdy <= n_trdy; q_devsel <= n_devsel;
+        q_stop <= n_stop; q_perr <= n_perr; q_req <= n_req;
+        q_oe <= n_ad_oe & n_cbe_oe & n_par_oe & n_frame_oe & n_irdy_oe &
+                n_trdy_oe & n_devsel_oe & n_stop_oe & n_perr_oe & n_serr_oe;
+      end if;
+    end process;
+    ad_out <= q_ad; cbe_n_out <= q_cbe; par_out <= q_par; frame_n_out <= q_frame;
+    irdy_n_out <= q_irdy; trdy_n_out <= q_trdy; devsel_n_out <= q_devsel;
+    stop_n_out <= q_stop; perr_n_out <= q_perr; req_n <= q_req;
+    ad_oe <= q_oe(9); cbe_n_oe <= q_oe(8); par_oe <= q_oe(7); frame_n_oe <= q_oe(6);
+    irdy_n_oe <= q_oe(5); trdy_n_oe <= q_oe(4); devsel_n_oe <= q_oe(3);
+    stop_n_oe <= q_oe(2); perr_n_oe <= q_oe(1); serr_n_oe <= q_oe(0);
+  end generate;
+  regs_board : if NEXT_OUT generate
+    ad_out <= n_ad; cbe_n_out <= n_cbe; par_out <= n_par; frame_n_out <= n_frame;
+    irdy_n_out <= n_irdy; trdy_n_out <= n_trdy; devsel_n_out <= n_devsel;
+    stop_n_out <= n_stop; perr_n_out <= n_perr; req_n <= n_req;
+    ad_oe <= n_ad_oe; cbe_n_oe <= n_cbe_oe; par_oe <= n_par_oe; frame_n_oe <= n_frame_oe;
+    irdy_n_oe <= n_irdy_oe; trdy_n_oe <= n_trdy_oe; devsel_n_oe <= n_devsel_oe;
+    stop_n_oe <= n_stop_oe; perr_n_oe <= n_perr_oe; serr_n_oe <= n_serr_oe;
+  end generate;
 
   master_enable <= c_master;
   msi_enable    <= c_msi;

@@ -41,7 +41,12 @@ entity pci_target is
     -- db_valid is high in the clock that starts DB_LATENCY edges after the
     -- edge at which the doorbell's data phase completed (1 = the next edge
     -- samples it); larger values add a delay line for a consumer that wants it
-    DB_LATENCY   : positive := 1);
+    DB_LATENCY   : positive := 1;
+    -- false: the bus outputs are the pins' values (each from a flip-flop or
+    -- the RAM's output register); true: those registers' next values, for
+    -- registers outside (the board's I/O cells, or pci_interface's own).
+    -- The same logic either way; docs/pci.md "Pins".
+    NEXT_OUT     : boolean := false);
   port (
     clk, rst     : in  std_logic;   -- PCI CLK; rst synchronous, from RST#
     -- PCI bus
@@ -303,6 +308,59 @@ architecture rtl of pci_target is
   signal cw_l      : std_logic_vector(3 downto 0) := (others => '0');
   signal a_cpl     : std_logic := '0';   -- the completion was in the RAM at the address phase
 
+  -- next values of the registers below (the combinational process computes
+  -- them, the register process loads them)
+  signal frame_d_nx : std_logic;
+  signal bus_par_nx : std_logic;
+  signal par_oe_q_nx : std_logic;
+  signal bad_q_nx : std_logic;
+  signal serr_q_nx : std_logic;
+  signal db_hit_nx : std_logic;
+  signal cw_l_nx : std_logic_vector(3 downto 0);
+  signal w_chk_nx : std_logic;
+  signal perr_hold_nx : std_logic;
+  signal s_dpe_nx : std_logic;
+  signal perr_q_nx : std_logic;
+  signal be_valid_nx : std_logic;
+  signal w_post_nx : std_logic;
+  signal perr_oe_q_nx : std_logic;
+  signal cw_a_nx : std_logic_vector(6 downto 0);
+  signal be_wdata_nx : word;
+  signal dr_nx : dr_t;
+  signal dr_age_nx : unsigned(1 downto 0);
+  signal dr_tick_nx : unsigned(DISCARD_LOG2 - 1 downto 0);
+  signal tgt_oe_nx : std_logic;
+  signal a_off_nx : std_logic_vector(11 downto 2);
+  signal a_low_nx : std_logic_vector(1 downto 0);
+  signal a_cmd_nx : std_logic_vector(3 downto 0);
+  signal a_idsel_nx : std_logic;
+  signal a_cpl_nx : std_logic;
+  signal a_barhit_nx : std_logic;
+  signal state_nx : state_t;
+  signal s_sse_nx : std_logic;
+  signal devsel_q_nx : std_logic;
+  signal stop_q_nx : std_logic;
+  signal trdy_q_nx : std_logic;
+  signal kind_nx : kind_t;
+  signal live_q_nx : word;
+  signal ad_oe_q_nx : std_logic;
+  signal dr_off_nx : std_logic_vector(11 downto 2);
+  signal dr_cmd_nx : std_logic_vector(3 downto 0);
+  signal be_write_nx : std_logic;
+  signal be_addr_nx : std_logic_vector(11 downto 2);
+  signal c_mem_nx : std_logic;
+  signal c_serr_nx : std_logic;
+  signal s_mdpe_nx : std_logic;
+  signal s_rta_nx : std_logic;
+  signal s_rma_nx : std_logic;
+  signal bar0_nx : std_logic_vector(31 downto 12);
+  signal lat_q_nx : std_logic_vector(7 downto 0);
+  signal m_en_nx : std_logic;
+  signal m_mme_nx : std_logic_vector(2 downto 0);
+  signal m_data_nx : std_logic_vector(15 downto 0);
+  signal c_master_nx : std_logic;
+  signal c_perr_nx : std_logic;
+  signal c_intdis_nx : std_logic;
 begin
   -- the live bits of the latched configuration dword (its constant bits
   -- are in the RAM)
@@ -381,299 +439,407 @@ begin
                       unsigned(a_off(1 + DB_SIZE_L downto 2 + DB_STRIDE_L)) < N_SLOTS
              else '0';
 
-  process (clk)
+  -- The protocol engine: next values of every register, from the registers
+  -- and the bus (a combinational process and a register process, so the
+  -- next values of the bus outputs can go to registers in the I/O cells).
+  process (all)
     variable claim, hit_mem, hit_cfg, deliver : boolean;
     variable addr_err, ended, moved : boolean;
     variable be : std_logic_vector(3 downto 0);
     variable d  : word;
     variable clr : std_logic_vector(5 downto 0);
   begin
-    if rising_edge(clk) then
-      frame_d <= frame_n_in;
-      bus_par <= xor_all(ad_in) xor xor_all(cbe_n_in);
-      par_oe_q <= ad_oe_q;
-      bad_q    <= '0';
-      serr_q   <= '0';
-      db_hit   <= '0';
-      cw_l     <= "0000";
+    frame_d_nx <= frame_d;
+    bus_par_nx <= bus_par;
+    par_oe_q_nx <= par_oe_q;
+    bad_q_nx <= bad_q;
+    serr_q_nx <= serr_q;
+    db_hit_nx <= db_hit;
+    cw_l_nx <= cw_l;
+    w_chk_nx <= w_chk;
+    perr_hold_nx <= perr_hold;
+    s_dpe_nx <= s_dpe;
+    perr_q_nx <= perr_q;
+    be_valid_nx <= be_valid;
+    w_post_nx <= w_post;
+    perr_oe_q_nx <= perr_oe_q;
+    cw_a_nx <= cw_a;
+    be_wdata_nx <= be_wdata;
+    dr_nx <= dr;
+    dr_age_nx <= dr_age;
+    dr_tick_nx <= dr_tick;
+    tgt_oe_nx <= tgt_oe;
+    a_off_nx <= a_off;
+    a_low_nx <= a_low;
+    a_cmd_nx <= a_cmd;
+    a_idsel_nx <= a_idsel;
+    a_cpl_nx <= a_cpl;
+    a_barhit_nx <= a_barhit;
+    state_nx <= state;
+    s_sse_nx <= s_sse;
+    devsel_q_nx <= devsel_q;
+    stop_q_nx <= stop_q;
+    trdy_q_nx <= trdy_q;
+    kind_nx <= kind;
+    live_q_nx <= live_q;
+    ad_oe_q_nx <= ad_oe_q;
+    dr_off_nx <= dr_off;
+    dr_cmd_nx <= dr_cmd;
+    be_write_nx <= be_write;
+    be_addr_nx <= be_addr;
+    c_mem_nx <= c_mem;
+    c_serr_nx <= c_serr;
+    s_mdpe_nx <= s_mdpe;
+    s_rta_nx <= s_rta;
+    s_rma_nx <= s_rma;
+    bar0_nx <= bar0;
+    lat_q_nx <= lat_q;
+    m_en_nx <= m_en;
+    m_mme_nx <= m_mme;
+    m_data_nx <= m_data;
+    c_master_nx <= c_master;
+    c_perr_nx <= c_perr;
+    c_intdis_nx <= c_intdis;
+    frame_d_nx <= frame_n_in;
+    bus_par_nx <= xor_all(ad_in) xor xor_all(cbe_n_in);
+    par_oe_q_nx <= ad_oe_q;
+    bad_q_nx    <= '0';
+    serr_q_nx   <= '0';
+    db_hit_nx   <= '0';
+    cw_l_nx     <= "0000";
 
-      -- write-data parity, one clock after the data
-      w_chk <= '0';
-      if w_chk = '1' then
-        perr_hold <= '0';
-        if (bus_par xor par_in) = '1' then
-          s_dpe <= '1';
-          perr_q <= not c_perr;
-        else
-          perr_q <= '1';
-          -- a posted write reaches the back end only with good parity: a
-          -- register is never written with data the bus reported bad
-          if w_post = '1' then
-            be_valid <= '1';
-          end if;
-        end if;
-        w_post <= '0';
-        perr_oe_q <= c_perr;
-        perr_hold <= '1';
-      elsif perr_hold = '1' then
-        -- PERR# is s/t/s: high for one clock, then released
-        perr_q <= '1';
-        perr_hold <= '0';
+    -- write-data parity, one clock after the data
+    w_chk_nx <= '0';
+    if w_chk = '1' then
+      perr_hold_nx <= '0';
+      if (bus_par xor par_in) = '1' then
+        s_dpe_nx <= '1';
+        perr_q_nx <= not c_perr;
       else
-        perr_oe_q <= '0';
-        perr_q <= '1';
-      end if;
-
-      -- back end handshake and the delayed-read slot
-      if be_valid = '1' and reg_ready = '1' then
-        be_valid <= '0';
-        if be_write = '0' then
-          -- the completion waits in RAM word W_CPL, written from be_wdata
-          -- (configuration writes are retried while the back end is busy,
-          -- so this is the only RAM write of the clock)
-          cw_a <= std_logic_vector(to_unsigned(W_CPL, 7));
-          cw_l <= "1111";
-          be_wdata <= reg_rdata;
-          dr <= DR_DONE;
-          dr_age <= (others => '0');
+        perr_q_nx <= '1';
+        -- a posted write reaches the back end only with good parity: a
+        -- register is never written with data the bus reported bad
+        if w_post = '1' then
+          be_valid_nx <= '1';
         end if;
       end if;
-      dr_tick <= dr_tick + 1;
-      if dr = DR_DONE and dr_tick = (dr_tick'range => '1') then
-        -- the second wrap after the completion: between 2**n and 2**(n+1)
-        -- clocks passed, nobody came back for it: discard
-        dr_age <= dr_age + 1;
-        if dr_age = 1 then
-          dr <= DR_EMPTY;
-        end if;
-      end if;
+      w_post_nx <= '0';
+      perr_oe_q_nx <= c_perr;
+      perr_hold_nx <= '1';
+    elsif perr_hold = '1' then
+      -- PERR# is s/t/s: high for one clock, then released
+      perr_q_nx <= '1';
+      perr_hold_nx <= '0';
+    else
+      perr_oe_q_nx <= '0';
+      perr_q_nx <= '1';
+    end if;
 
-      case state is
-        when IDLE | TURN =>
-          tgt_oe <= '0';
-          if frame_n_in = '0' and frame_d = '1' and own_cycle = '0' then
-            -- address phase
-            a_off    <= ad_in(11 downto 2);
-            a_low    <= ad_in(1 downto 0);
-            a_cmd    <= cbe_n_in;
-            a_idsel  <= idsel_in;
-            -- the RAM read at this edge sees a completion written before it
-            a_cpl    <= '1' when dr = DR_DONE else '0';
-            if ad_in(31 downto 12) = bar0 then
-              a_barhit <= '1';
-            else
-              a_barhit <= '0';
-            end if;
-            state    <= DECODE;
+    -- back end handshake and the delayed-read slot
+    if be_valid = '1' and reg_ready = '1' then
+      be_valid_nx <= '0';
+      if be_write = '0' then
+        -- the completion waits in RAM word W_CPL, written from be_wdata
+        -- (configuration writes are retried while the back end is busy,
+        -- so this is the only RAM write of the clock)
+        cw_a_nx <= std_logic_vector(to_unsigned(W_CPL, 7));
+        cw_l_nx <= "1111";
+        be_wdata_nx <= reg_rdata;
+        dr_nx <= DR_DONE;
+        dr_age_nx <= (others => '0');
+      end if;
+    end if;
+    dr_tick_nx <= dr_tick + 1;
+    if dr = DR_DONE and dr_tick = (dr_tick'range => '1') then
+      -- the second wrap after the completion: between 2**n and 2**(n+1)
+      -- clocks passed, nobody came back for it: discard
+      dr_age_nx <= dr_age + 1;
+      if dr_age = 1 then
+        dr_nx <= DR_EMPTY;
+      end if;
+    end if;
+
+    case state is
+      when IDLE | TURN =>
+        tgt_oe_nx <= '0';
+        if frame_n_in = '0' and frame_d = '1' and own_cycle = '0' then
+          -- address phase
+          a_off_nx    <= ad_in(11 downto 2);
+          a_low_nx    <= ad_in(1 downto 0);
+          a_cmd_nx    <= cbe_n_in;
+          a_idsel_nx  <= idsel_in;
+          -- the RAM read at this edge sees a completion written before it
+          a_cpl_nx    <= '1' when dr = DR_DONE else '0';
+          if ad_in(31 downto 12) = bar0 then
+            a_barhit_nx <= '1';
           else
-            state <= IDLE;
+            a_barhit_nx <= '0';
           end if;
+          state_nx    <= DECODE;
+        else
+          state_nx <= IDLE;
+        end if;
 
-        when DECODE =>
-          -- every agent checks address parity; a bad address is not claimed
-          addr_err := (bus_par xor par_in) = '1';
-          if addr_err then
-            s_dpe <= '1';
-            if c_serr = '1' and c_perr = '1' then
-              serr_q <= '1';
-              s_sse  <= '1';
-            end if;
+      when DECODE =>
+        -- every agent checks address parity; a bad address is not claimed
+        addr_err := (bus_par xor par_in) = '1';
+        if addr_err then
+          s_dpe_nx <= '1';
+          if c_serr = '1' and c_perr = '1' then
+            serr_q_nx <= '1';
+            s_sse_nx  <= '1';
           end if;
-          hit_cfg := a_idsel = '1' and a_low = "00" and a_off(10 downto 8) = "000" and
-                     (a_cmd = CMD_CFG_READ or a_cmd = CMD_CFG_WRITE);
-          hit_mem := c_mem = '1' and a_barhit = '1' and
-                     (is_mem_read(a_cmd) or a_cmd = CMD_MEM_WRITE or a_cmd = CMD_MEM_WRITE_INV);
-          claim := (hit_cfg or hit_mem) and not addr_err;
-          deliver := dr = DR_DONE and a_cpl = '1' and dr_off = a_off and dr_cmd = a_cmd;
-          state <= IDLE;
-          if claim then
-            state    <= XFER;
-            tgt_oe   <= '1';
-            devsel_q <= '0';
-            stop_q   <= '0';      -- one data phase, or a retry
-            trdy_q   <= '1';
-            kind     <= K_RETRY;
-            live_q   <= (others => '0');
-            if hit_cfg then
-              if a_cmd = CMD_CFG_WRITE then
-                -- (retried while the back end is busy: be_wdata, the RAM's
-                -- write data, holds the posted write's data or will take
-                -- the read's completion)
-                if be_valid = '0' and w_post = '0' then
-                  kind   <= K_CFG_WR;
-                  trdy_q <= '0';
-                end if;
-              else
-                kind    <= K_CFG_RD;   -- cfg_q holds its dword
-                trdy_q  <= '0';
-                ad_oe_q <= '1';
-                live_q  <= cfg_live;
+        end if;
+        hit_cfg := a_idsel = '1' and a_low = "00" and a_off(10 downto 8) = "000" and
+                   (a_cmd = CMD_CFG_READ or a_cmd = CMD_CFG_WRITE);
+        hit_mem := c_mem = '1' and a_barhit = '1' and
+                   (is_mem_read(a_cmd) or a_cmd = CMD_MEM_WRITE or a_cmd = CMD_MEM_WRITE_INV);
+        claim := (hit_cfg or hit_mem) and not addr_err;
+        deliver := dr = DR_DONE and a_cpl = '1' and dr_off = a_off and dr_cmd = a_cmd;
+        state_nx <= IDLE;
+        if claim then
+          state_nx    <= XFER;
+          tgt_oe_nx   <= '1';
+          devsel_q_nx <= '0';
+          stop_q_nx   <= '0';      -- one data phase, or a retry
+          trdy_q_nx   <= '1';
+          kind_nx     <= K_RETRY;
+          live_q_nx   <= (others => '0');
+          if hit_cfg then
+            if a_cmd = CMD_CFG_WRITE then
+              -- (retried while the back end is busy: be_wdata, the RAM's
+              -- write data, holds the posted write's data or will take
+              -- the read's completion)
+              if be_valid = '0' and w_post = '0' then
+                kind_nx   <= K_CFG_WR;
+                trdy_q_nx <= '0';
               end if;
-            elsif a_db = '1' then
-              -- doorbell window: never retried, never waits for the back end
-              -- (the data phase is the instant the device's MSI happened)
-              if not is_mem_read(a_cmd) then
-                kind   <= K_DB_WR;
-                trdy_q <= '0';
-              else
-                -- nothing to read here: cfg_q holds the RAM's zero word
-                kind    <= K_DB_RD;
-                trdy_q  <= '0';
-                ad_oe_q <= '1';
-              end if;
-            elsif is_mem_read(a_cmd) then
-              if deliver then
-                kind    <= K_MEM_RD;
-                trdy_q  <= '0';
-                ad_oe_q <= '1';      -- cfg_q holds the completion
-              elsif dr = DR_EMPTY and be_valid = '0' then
-                -- first attempt: latch it, start the back end, retry
-                dr       <= DR_PENDING;
-                dr_off   <= a_off;
-                dr_cmd   <= a_cmd;
-                be_valid <= '1';
-                be_write <= '0';
-                be_addr  <= a_off;
-              end if;
-            elsif be_valid = '0' then
-              kind   <= K_MEM_WR;   -- posted: the back end is free
-              trdy_q <= '0';
+            else
+              kind_nx    <= K_CFG_RD;   -- cfg_q holds its dword
+              trdy_q_nx  <= '0';
+              ad_oe_q_nx <= '1';
+              live_q_nx  <= cfg_live;
             end if;
+          elsif a_db = '1' then
+            -- doorbell window: never retried, never waits for the back end
+            -- (the data phase is the instant the device's MSI happened)
+            if not is_mem_read(a_cmd) then
+              kind_nx   <= K_DB_WR;
+              trdy_q_nx <= '0';
+            else
+              -- nothing to read here: cfg_q holds the RAM's zero word
+              kind_nx    <= K_DB_RD;
+              trdy_q_nx  <= '0';
+              ad_oe_q_nx <= '1';
+            end if;
+          elsif is_mem_read(a_cmd) then
+            if deliver then
+              kind_nx    <= K_MEM_RD;
+              trdy_q_nx  <= '0';
+              ad_oe_q_nx <= '1';      -- cfg_q holds the completion
+            elsif dr = DR_EMPTY and be_valid = '0' then
+              -- first attempt: latch it, start the back end, retry
+              dr_nx       <= DR_PENDING;
+              dr_off_nx   <= a_off;
+              dr_cmd_nx   <= a_cmd;
+              be_valid_nx <= '1';
+              be_write_nx <= '0';
+              be_addr_nx  <= a_off;
+            end if;
+          elsif be_valid = '0' then
+            kind_nx   <= K_MEM_WR;   -- posted: the back end is free
+            trdy_q_nx <= '0';
           end if;
+        end if;
 
-        when XFER =>
-          moved := irdy_n_in = '0' and trdy_q = '0';
-          ended := irdy_n_in = '0' and (trdy_q = '0' or stop_q = '0') and frame_n_in = '1';
-          if moved then
-            trdy_q <= '1';        -- one data phase only (STOP# is asserted)
-            be := cbe_n_in;
-            d  := ad_in;
-            if kind = K_CFG_WR or kind = K_MEM_WR or kind = K_DB_WR then
-              w_chk <= '1';
-            end if;
-            if kind = K_CFG_WR then
-              -- into the RAM: the lanes enabled of those it keeps; the bits
-              -- of BAR0 and the MSI address that read as 0 are written as 0
-              cw_a <= '0' & a_off(7 downto 2);
-              cw_l <= not be and cfg_lanes(a_off(7 downto 2));
-              be_wdata <= d;
-              if to_integer(unsigned(a_off(7 downto 2))) = CFG_MSI_ALO then
-                be_wdata(1 downto 0) <= "00";
-              end if;
-              if to_integer(unsigned(a_off(7 downto 2))) = CFG_BAR0 then
-                be_wdata(11 downto 8) <= "0000";
-              end if;
-            end if;
-            case kind is
-              when K_MEM_RD =>
-                dr <= DR_EMPTY;   -- the delayed read is complete
-              when K_DB_WR =>
-                -- any byte enables strobe (an MSI is a DWORD write; its time
-                -- of arrival is what counts); data parity is checked as for
-                -- other writes (PERR#) but cannot hold the strobe back
-                if a_db_ok = '1' then
-                  db_hit <= '1';
-                else
-                  bad_q <= '1';
-                end if;
-              when K_MEM_WR =>
-                if be = "0000" then
-                  w_post   <= '1';
-                  be_write <= '1';
-                  be_addr  <= a_off;
-                  be_wdata <= d;
-                elsif be /= "1111" then
-                  bad_q <= '1';   -- partial word: ignored, reported
-                end if;
-              when K_CFG_WR =>
-                case to_integer(unsigned(a_off(7 downto 2))) is
-                  when CFG_CMDSTAT =>
-                    if be(0) = '0' then
-                      c_mem <= d(1); c_master <= d(2); c_perr <= d(6);
-                    end if;
-                    if be(1) = '0' then
-                      c_serr <= d(8); c_intdis <= d(10);
-                    end if;
-                    if be(3) = '0' then   -- status: write one to clear
-                      if d(24) = '1' then s_mdpe <= '0'; end if;
-                      if d(28) = '1' then s_rta <= '0'; end if;
-                      if d(29) = '1' then s_rma <= '0'; end if;
-                      if d(30) = '1' then s_sse <= '0'; end if;
-                      if d(31) = '1' then s_dpe <= '0'; end if;
-                    end if;
-                  when CFG_BAR0 =>
-                    -- 4 KiB: bits 11..0 read 0, so all-ones reads 0xFFFFF000
-                    if be(1) = '0' then bar0(15 downto 12) <= d(15 downto 12); end if;
-                    if be(2) = '0' then bar0(23 downto 16) <= d(23 downto 16); end if;
-                    if be(3) = '0' then bar0(31 downto 24) <= d(31 downto 24); end if;
-                  -- CFG_INTR: the interrupt line is kept in the RAM only
-                  when CFG_HDR =>
-                    if be(1) = '0' then lat_q <= d(15 downto 8); end if;
-                  when CFG_MSI_CTL =>
-                    if be(2) = '0' then
-                      m_en <= d(16);
-                      -- more vectors than offered are not granted
-                      if unsigned(d(22 downto 20)) > unsigned(MSI_MMC) then
-                        m_mme <= MSI_MMC;
-                      else
-                        m_mme <= d(22 downto 20);
-                      end if;
-                    end if;
-                  -- CFG_MSI_ALO, CFG_MSI_AHI: in the RAM only (msi_rd)
-                  when CFG_MSI_DATA =>
-                    if be(0) = '0' then m_data(7 downto 0) <= d(7 downto 0); end if;
-                    if be(1) = '0' then m_data(15 downto 8) <= d(15 downto 8); end if;
-                  when others => null;
-                end case;
-              when others => null;
-            end case;
+      when XFER =>
+        moved := irdy_n_in = '0' and trdy_q = '0';
+        ended := irdy_n_in = '0' and (trdy_q = '0' or stop_q = '0') and frame_n_in = '1';
+        if moved then
+          trdy_q_nx <= '1';        -- one data phase only (STOP# is asserted)
+          be := cbe_n_in;
+          d  := ad_in;
+          if kind = K_CFG_WR or kind = K_MEM_WR or kind = K_DB_WR then
+            w_chk_nx <= '1';
           end if;
-          if ended or (frame_n_in = '1' and irdy_n_in = '1') then
-            -- last data phase done (or the master went away): drive the
-            -- target signals high for one clock, then release them (TURN)
-            trdy_q   <= '1';
-            stop_q   <= '1';
-            devsel_q <= '1';
-            ad_oe_q  <= '0';
-            state    <= TURN;
+          if kind = K_CFG_WR then
+            -- into the RAM: the lanes enabled of those it keeps; the bits
+            -- of BAR0 and the MSI address that read as 0 are written as 0
+            cw_a_nx <= '0' & a_off(7 downto 2);
+            cw_l_nx <= not be and cfg_lanes(a_off(7 downto 2));
+            be_wdata_nx <= d;
+            if to_integer(unsigned(a_off(7 downto 2))) = CFG_MSI_ALO then
+              be_wdata_nx(1 downto 0) <= "00";
+            end if;
+            if to_integer(unsigned(a_off(7 downto 2))) = CFG_BAR0 then
+              be_wdata_nx(11 downto 8) <= "0000";
+            end if;
           end if;
+          case kind is
+            when K_MEM_RD =>
+              dr_nx <= DR_EMPTY;   -- the delayed read is complete
+            when K_DB_WR =>
+              -- any byte enables strobe (an MSI is a DWORD write; its time
+              -- of arrival is what counts); data parity is checked as for
+              -- other writes (PERR#) but cannot hold the strobe back
+              if a_db_ok = '1' then
+                db_hit_nx <= '1';
+              else
+                bad_q_nx <= '1';
+              end if;
+            when K_MEM_WR =>
+              if be = "0000" then
+                w_post_nx   <= '1';
+                be_write_nx <= '1';
+                be_addr_nx  <= a_off;
+                be_wdata_nx <= d;
+              elsif be /= "1111" then
+                bad_q_nx <= '1';   -- partial word: ignored, reported
+              end if;
+            when K_CFG_WR =>
+              case to_integer(unsigned(a_off(7 downto 2))) is
+                when CFG_CMDSTAT =>
+                  if be(0) = '0' then
+                    c_mem_nx <= d(1); c_master_nx <= d(2); c_perr_nx <= d(6);
+                  end if;
+                  if be(1) = '0' then
+                    c_serr_nx <= d(8); c_intdis_nx <= d(10);
+                  end if;
+                  if be(3) = '0' then   -- status: write one to clear
+                    if d(24) = '1' then s_mdpe_nx <= '0'; end if;
+                    if d(28) = '1' then s_rta_nx <= '0'; end if;
+                    if d(29) = '1' then s_rma_nx <= '0'; end if;
+                    if d(30) = '1' then s_sse_nx <= '0'; end if;
+                    if d(31) = '1' then s_dpe_nx <= '0'; end if;
+                  end if;
+                when CFG_BAR0 =>
+                  -- 4 KiB: bits 11..0 read 0, so all-ones reads 0xFFFFF000
+                  if be(1) = '0' then bar0_nx(15 downto 12) <= d(15 downto 12); end if;
+                  if be(2) = '0' then bar0_nx(23 downto 16) <= d(23 downto 16); end if;
+                  if be(3) = '0' then bar0_nx(31 downto 24) <= d(31 downto 24); end if;
+                -- CFG_INTR: the interrupt line is kept in the RAM only
+                when CFG_HDR =>
+                  if be(1) = '0' then lat_q_nx <= d(15 downto 8); end if;
+                when CFG_MSI_CTL =>
+                  if be(2) = '0' then
+                    m_en_nx <= d(16);
+                    -- more vectors than offered are not granted
+                    if unsigned(d(22 downto 20)) > unsigned(MSI_MMC) then
+                      m_mme_nx <= MSI_MMC;
+                    else
+                      m_mme_nx <= d(22 downto 20);
+                    end if;
+                  end if;
+                -- CFG_MSI_ALO, CFG_MSI_AHI: in the RAM only (msi_rd)
+                when CFG_MSI_DATA =>
+                  if be(0) = '0' then m_data_nx(7 downto 0) <= d(7 downto 0); end if;
+                  if be(1) = '0' then m_data_nx(15 downto 8) <= d(15 downto 8); end if;
+                when others => null;
+              end case;
+            when others => null;
+          end case;
+        end if;
+        if ended or (frame_n_in = '1' and irdy_n_in = '1') then
+          -- last data phase done (or the master went away): drive the
+          -- target signals high for one clock, then release them (TURN)
+          trdy_q_nx   <= '1';
+          stop_q_nx   <= '1';
+          devsel_q_nx <= '1';
+          ad_oe_q_nx  <= '0';
+          state_nx    <= TURN;
+        end if;
+    end case;
+
+    -- initiator status events
+    if mst_data_perr = '1' then s_mdpe_nx <= '1'; end if;
+    if mst_rcv_tabort = '1' then s_rta_nx <= '1'; end if;
+    if mst_rcv_mabort = '1' then s_rma_nx <= '1'; end if;
+    if mst_det_perr = '1' then s_dpe_nx <= '1'; end if;
+
+    if rst = '1' then
+      state_nx <= IDLE; kind_nx <= K_RETRY; frame_d_nx <= '1';
+      ad_oe_q_nx <= '0'; par_oe_q_nx <= '0'; tgt_oe_nx <= '0'; perr_oe_q_nx <= '0';
+      trdy_q_nx <= '1'; devsel_q_nx <= '1'; stop_q_nx <= '1'; perr_q_nx <= '1';
+      serr_q_nx <= '0'; perr_hold_nx <= '0'; db_hit_nx <= '0'; lat_q_nx <= (others => '0'); w_chk_nx <= '0'; w_post_nx <= '0'; bad_q_nx <= '0';
+      c_mem_nx <= '0'; c_master_nx <= '0'; c_perr_nx <= '0'; c_serr_nx <= '0'; c_intdis_nx <= '0';
+      s_mdpe_nx <= '0'; s_rta_nx <= '0'; s_rma_nx <= '0'; s_sse_nx <= '0'; s_dpe_nx <= '0';
+      bar0_nx <= (others => '0');
+      -- the RAM-held fields cleared, a dword a clock from dr_tick's low
+      -- bits (8 clocks; PCI RST# lasts at least 1 ms): be_wdata is 0
+      case to_integer(dr_tick(2 downto 0)) is
+        when 0 => clr := std_logic_vector(to_unsigned(CFG_HDR, 6));
+        when 1 => clr := std_logic_vector(to_unsigned(CFG_BAR0, 6));
+        when 2 => clr := std_logic_vector(to_unsigned(CFG_INTR, 6));
+        when 3 => clr := std_logic_vector(to_unsigned(CFG_MSI_ALO, 6));
+        when 4 => clr := std_logic_vector(to_unsigned(CFG_MSI_AHI, 6));
+        when others => clr := std_logic_vector(to_unsigned(CFG_MSI_DATA, 6));
       end case;
-
-      -- initiator status events
-      if mst_data_perr = '1' then s_mdpe <= '1'; end if;
-      if mst_rcv_tabort = '1' then s_rta <= '1'; end if;
-      if mst_rcv_mabort = '1' then s_rma <= '1'; end if;
-      if mst_det_perr = '1' then s_dpe <= '1'; end if;
-
-      if rst = '1' then
-        state <= IDLE; kind <= K_RETRY; frame_d <= '1';
-        ad_oe_q <= '0'; par_oe_q <= '0'; tgt_oe <= '0'; perr_oe_q <= '0';
-        trdy_q <= '1'; devsel_q <= '1'; stop_q <= '1'; perr_q <= '1';
-        serr_q <= '0'; perr_hold <= '0'; db_hit <= '0'; lat_q <= (others => '0'); w_chk <= '0'; w_post <= '0'; bad_q <= '0';
-        c_mem <= '0'; c_master <= '0'; c_perr <= '0'; c_serr <= '0'; c_intdis <= '0';
-        s_mdpe <= '0'; s_rta <= '0'; s_rma <= '0'; s_sse <= '0'; s_dpe <= '0';
-        bar0 <= (others => '0');
-        -- the RAM-held fields cleared, a dword a clock from dr_tick's low
-        -- bits (8 clocks; PCI RST# lasts at least 1 ms): be_wdata is 0
-        case to_integer(dr_tick(2 downto 0)) is
-          when 0 => clr := std_logic_vector(to_unsigned(CFG_HDR, 6));
-          when 1 => clr := std_logic_vector(to_unsigned(CFG_BAR0, 6));
-          when 2 => clr := std_logic_vector(to_unsigned(CFG_INTR, 6));
-          when 3 => clr := std_logic_vector(to_unsigned(CFG_MSI_ALO, 6));
-          when 4 => clr := std_logic_vector(to_unsigned(CFG_MSI_AHI, 6));
-          when others => clr := std_logic_vector(to_unsigned(CFG_MSI_DATA, 6));
-        end case;
-        cw_a <= '0' & clr;
-        cw_l <= cfg_lanes(clr);   -- its constant lanes stay (interrupt pin)
-        be_wdata <= (others => '0');
-        live_q <= (others => '0'); a_cpl <= '0';
-        m_en <= '0'; m_mme <= "000"; m_data <= (others => '0');
-        be_valid <= '0'; be_write <= '0'; dr <= DR_EMPTY;
-        dr_age <= (others => '0');
-        -- dr_tick has no reset: it runs free (a discard needs two of its
-        -- wraps after the completion, whatever its phase), and in reset it
-        -- walks the RAM-held dwords to clear them
-      end if;
+      cw_a_nx <= '0' & clr;
+      cw_l_nx <= cfg_lanes(clr);   -- its constant lanes stay (interrupt pin)
+      be_wdata_nx <= (others => '0');
+      live_q_nx <= (others => '0'); a_cpl_nx <= '0';
+      m_en_nx <= '0'; m_mme_nx <= "000"; m_data_nx <= (others => '0');
+      be_valid_nx <= '0'; be_write_nx <= '0'; dr_nx <= DR_EMPTY;
+      dr_age_nx <= (others => '0');
+      -- dr_tick has no reset: it runs free (a discard needs two of its
+      -- wraps after the completion, whatever its phase), and in reset it
+      -- walks the RAM-held dwords to clear them
+    end if;
+  end process;
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      frame_d <= frame_d_nx;
+      bus_par <= bus_par_nx;
+      par_oe_q <= par_oe_q_nx;
+      bad_q <= bad_q_nx;
+      serr_q <= serr_q_nx;
+      db_hit <= db_hit_nx;
+      cw_l <= cw_l_nx;
+      w_chk <= w_chk_nx;
+      perr_hold <= perr_hold_nx;
+      s_dpe <= s_dpe_nx;
+      perr_q <= perr_q_nx;
+      be_valid <= be_valid_nx;
+      w_post <= w_post_nx;
+      perr_oe_q <= perr_oe_q_nx;
+      cw_a <= cw_a_nx;
+      be_wdata <= be_wdata_nx;
+      dr <= dr_nx;
+      dr_age <= dr_age_nx;
+      dr_tick <= dr_tick_nx;
+      tgt_oe <= tgt_oe_nx;
+      a_off <= a_off_nx;
+      a_low <= a_low_nx;
+      a_cmd <= a_cmd_nx;
+      a_idsel <= a_idsel_nx;
+      a_cpl <= a_cpl_nx;
+      a_barhit <= a_barhit_nx;
+      state <= state_nx;
+      s_sse <= s_sse_nx;
+      devsel_q <= devsel_q_nx;
+      stop_q <= stop_q_nx;
+      trdy_q <= trdy_q_nx;
+      kind <= kind_nx;
+      live_q <= live_q_nx;
+      ad_oe_q <= ad_oe_q_nx;
+      dr_off <= dr_off_nx;
+      dr_cmd <= dr_cmd_nx;
+      be_write <= be_write_nx;
+      be_addr <= be_addr_nx;
+      c_mem <= c_mem_nx;
+      c_serr <= c_serr_nx;
+      s_mdpe <= s_mdpe_nx;
+      s_rta <= s_rta_nx;
+      s_rma <= s_rma_nx;
+      bar0 <= bar0_nx;
+      lat_q <= lat_q_nx;
+      m_en <= m_en_nx;
+      m_mme <= m_mme_nx;
+      m_data <= m_data_nx;
+      c_master <= c_master_nx;
+      c_perr <= c_perr_nx;
+      c_intdis <= c_intdis_nx;
     end if;
   end process;
 
@@ -706,26 +872,49 @@ begin
   db_slot      <= db_s_q(DB_LATENCY - 1);
   db_data      <= db_d_q(DB_LATENCY - 1);
   lat_timer    <= lat_q;
-  ad_out       <= cfg_q or live_q;
-  ad_oe        <= ad_oe_q;
   -- PAR covers AD and C/BE# of the previous clock. In the clocks after we
   -- drove AD the bus carried ad_out (and the master's byte enables), so the
   -- parity sampled from the bus is the parity to send: one XOR tree serves
   -- address checks, write-data checks and PAR generation (13 logic cells
   -- less). This needs ad_in to be the pad as seen on the bus, which a
   -- tristate pad gives; pci_checker compares PAR with what was on AD.
-  par_out      <= bus_par;
-  par_oe       <= par_oe_q;
-  trdy_n_out   <= trdy_q;
-  trdy_n_oe    <= tgt_oe;
-  devsel_n_out <= devsel_q;
-  devsel_n_oe  <= tgt_oe;
-  stop_n_out   <= stop_q;
-  stop_n_oe    <= tgt_oe;
-  perr_n_out   <= perr_q;
-  perr_n_oe    <= perr_oe_q;
+  pins_now : if not NEXT_OUT generate
+    ad_out       <= cfg_q or live_q;
+    ad_oe        <= ad_oe_q;
+    par_out      <= bus_par;
+    par_oe       <= par_oe_q;
+    trdy_n_out   <= trdy_q;
+    trdy_n_oe    <= tgt_oe;
+    devsel_n_out <= devsel_q;
+    devsel_n_oe  <= tgt_oe;
+    stop_n_out   <= stop_q;
+    stop_n_oe    <= tgt_oe;
+    perr_n_out   <= perr_q;
+    perr_n_oe    <= perr_oe_q;
+    serr_n_oe    <= serr_q;
+  end generate;
+  -- AD's next value: the RAM output register is read only at address
+  -- phases and, for the MSI, while idle (t_rd), never while the target
+  -- drives AD or is about to (DECODE, XFER), so in every clock whose AD
+  -- matters cfg_q already holds the word the pins get. (Holding AD by
+  -- reading the pad back, as the initiator does, cost 45 logic cells more
+  -- here: the live bits are few and constant-0 mostly.)
+  pins_next : if NEXT_OUT generate
+    ad_out       <= cfg_q or live_q_nx;
+    ad_oe        <= ad_oe_q_nx;
+    par_out      <= bus_par_nx;
+    par_oe       <= par_oe_q_nx;
+    trdy_n_out   <= trdy_q_nx;
+    trdy_n_oe    <= tgt_oe_nx;
+    devsel_n_out <= devsel_q_nx;
+    devsel_n_oe  <= tgt_oe_nx;
+    stop_n_out   <= stop_q_nx;
+    stop_n_oe    <= tgt_oe_nx;
+    perr_n_out   <= perr_q_nx;
+    perr_n_oe    <= perr_oe_q_nx;
+    serr_n_oe    <= serr_q_nx;
+  end generate;
   serr_n_out   <= '0';
-  serr_n_oe    <= serr_q;
   reg_valid    <= be_valid;
   reg_write    <= be_write;
   reg_addr     <= be_addr;

@@ -18,4 +18,5 @@ BOARD_SRCS     = $(filter-out sim/%,$(HDL_PCI_SRCS) $(HDL_CAPTURE_SRCS) $(HDL_CA
                  hdl/boards/hx8k/ice40_pin_out.vhd \
                  hdl/boards/hx8k_board_common.vhd \
                  hdl/boards/hx8k-pci/ice40_pin_bidir.vhd \
+                 hdl/boards/hx8k-pci/pci_pads.vhd \
                  hdl/boards/hx8k-pci/synpcix_hx8k_pci_top.vhd

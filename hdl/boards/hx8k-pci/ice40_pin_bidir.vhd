@@ -1,24 +1,25 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- One iCE40 bidirectional pin (SB_IO) for a PCI bus line: output and its
--- enable direct (from the core's flip-flops), input direct. The core's
--- split q/oe/d signals meet the tristate pad here and nowhere else.
+-- One iCE40 bidirectional pin (SB_IO) for a PCI bus line. The core's split
+-- q/oe/d signals meet the tristate pad here and nowhere else.
 --
--- Why not the I/O cell's output register: the core's bus outputs are
--- already flip-flops whose value is due on the bus at the next edge; an
--- I/O-cell register would delay every bus line by a clock and break the
--- protocol (TRDY# one clock after IRDY#, turnarounds). Using it would need
--- the core to hand over next-state values instead (docs/bitstream.md,
--- "Session 4: PCI interface and the PCI board").
--- Why no input register: the core decides on the sampled lines in the same
--- clock (IRDY# into TRDY#, TRDY#/STOP# into the master's next state), as
--- the PCI specification's state machines do.
+-- REGISTERED: the output and its enable come from the I/O cell's own
+-- registers on clk (PIN_TYPE 1101xx), loaded with the core's next values
+-- (pci_interface NEXT_OUT): clock to pad is then the silicon's (data sheet
+-- tGBCKIO + tOCKO), the same in every placement, where a fabric flip-flop
+-- adds a route of 1-4 ns to the pad (docs/bitstream.md "Session 6: PCI
+-- pins"). Not registered: output and enable direct (PIN_TYPE 1010xx).
+-- The input is direct either way (PIN_TYPE xxxx01): the I/O cell's input
+-- register would need a hold time after CLK (data sheet tHDPDIN) that PCI's
+-- Th = 0 does not give; a fabric flip-flop behind the pad needs none.
 library ieee;
 use ieee.std_logic_1164.all;
 
 entity ice40_pin_bidir is
+  generic (REGISTERED : boolean := false);
   port (
     pin : inout std_logic;   -- top-level port, nothing else
-    q   : in  std_logic;     -- value driven while oe = '1'
+    clk : in  std_logic := '0';   -- used when REGISTERED
+    q   : in  std_logic;     -- value driven while oe = '1' (REGISTERED: a clock later)
     oe  : in  std_logic;
     d   : out std_logic);    -- the pad as seen on the bus (also while driving)
 end entity;
@@ -28,13 +29,27 @@ architecture ice40 of ice40_pin_bidir is
     generic (PIN_TYPE : std_logic_vector(5 downto 0));
     port (
       PACKAGE_PIN   : inout std_logic;
+      CLOCK_ENABLE  : in  std_logic;
+      OUTPUT_CLK    : in  std_logic;
       OUTPUT_ENABLE : in  std_logic;
       D_OUT_0       : in  std_logic;
       D_IN_0        : out std_logic);
   end component;
 begin
-  -- PIN_TYPE(5:2) 1010: output direct, enable direct; (1:0) 01: input direct
-  io : SB_IO
-    generic map (PIN_TYPE => "101001")
-    port map (PACKAGE_PIN => pin, OUTPUT_ENABLE => oe, D_OUT_0 => q, D_IN_0 => d);
+  reg : if REGISTERED generate
+    -- PIN_TYPE(5:2) 1101: output registered, enable registered; (1:0) 01: input direct
+    io : SB_IO
+      generic map (PIN_TYPE => "110101")
+      port map (PACKAGE_PIN => pin, CLOCK_ENABLE => '1', OUTPUT_CLK => clk,
+                OUTPUT_ENABLE => oe, D_OUT_0 => q, D_IN_0 => d);
+  end generate;
+  direct : if not REGISTERED generate
+    -- PIN_TYPE(5:2) 1010: output direct, enable direct; (1:0) 01: input direct.
+    -- OUTPUT_CLK unused but connected: the two pads of an I/O tile share
+    -- one output clock wire, and a neighbour (SERR#, REQ#) may register.
+    io : SB_IO
+      generic map (PIN_TYPE => "101001")
+      port map (PACKAGE_PIN => pin, CLOCK_ENABLE => '1', OUTPUT_CLK => clk,
+                OUTPUT_ENABLE => oe, D_OUT_0 => q, D_IN_0 => d);
+  end generate;
 end architecture;

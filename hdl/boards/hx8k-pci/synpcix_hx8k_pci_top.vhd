@@ -16,14 +16,10 @@
 -- a millisecond, and a lock lost later must not wipe the configuration
 -- space under a running host. led(0) shows the lock.
 --
--- Output enables: PCI 2.3 4.3.2 wants every output floated while RST# is
--- asserted, asynchronously (CLK need not run then). The card's own reset
--- comes through a synchroniser two clocks late, so every enable is also
--- gated here by the RST# pin itself (one LUT per enable, combinational).
---
--- Open drain: SERR# and INTA# are only ever pulled low: their pads are
--- tristates whose data input is the constant '0' (tests/bitstream/run.sh
--- checks the netlist for it).
+-- The bus pads are pci_pads.vhd, shared with the pin-timing harness
+-- (hdl/pci/fit/pci_io_fit.vhd): every bus output and its enable from the
+-- I/O cell's registers, loaded with the card's next values
+-- (PCI_NEXT_OUT); open-drain SERR# and INTA#.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -73,9 +69,6 @@ architecture board of synpcix_hx8k_pci_top is
   signal trdy_in, trdy_out, trdy_oe, devsel_in, devsel_out, devsel_oe : std_logic;
   signal stop_in, stop_out, stop_oe, perr_in, perr_out, perr_oe : std_logic;
   signal serr_oe, inta_oe, req_out : std_logic;
-  -- the same enables, floated while RST# is low
-  signal ad_en, cbe_en, par_en, frame_en, irdy_en, trdy_en, devsel_en : std_logic;
-  signal stop_en, perr_en, serr_en, inta_en : std_logic;
 
   signal pps_io, perout, pps_locked : std_logic;
   signal event_io : std_logic_vector(N_EVENTS - 1 downto 0);
@@ -97,15 +90,11 @@ begin
       pps_io => pps_io, event_io => event_io,
       perout => perout, pps_locked => pps_locked);
 
-  gnt_pin : entity work.ice40_pin_in
-    port map (pin => pci_gnt_n, d => gnt_n_pin);
-  idsel_pin_i : entity work.ice40_pin_in
-    port map (pin => pci_idsel, d => idsel_pin);
-
   ---------------------------------------------------------------------------
   -- the card
   card : entity work.synpcix_card
-    generic map (N_EVENTS => N_EVENTS, CLK_HZ => TB_CLK_HZ, BUILD_ID => BUILD_ID)
+    generic map (N_EVENTS => N_EVENTS, CLK_HZ => TB_CLK_HZ, BUILD_ID => BUILD_ID,
+                 PCI_NEXT_OUT => true)
     port map (
       clk => bus_clk, rst_n => rst_n_pin, tb_clk => tb_clk,
       ad_in => ad_in, ad_out => ad_out, ad_oe => ad_oe,
@@ -123,50 +112,25 @@ begin
       pps_locked => pps_locked);
 
   ---------------------------------------------------------------------------
-  -- PCI pads (the enables gated by the RST# pin: see the header)
-  ad_en     <= ad_oe and rst_n_pin;
-  cbe_en    <= cbe_oe and rst_n_pin;
-  par_en    <= par_oe and rst_n_pin;
-  frame_en  <= frame_oe and rst_n_pin;
-  irdy_en   <= irdy_oe and rst_n_pin;
-  trdy_en   <= trdy_oe and rst_n_pin;
-  devsel_en <= devsel_oe and rst_n_pin;
-  stop_en   <= stop_oe and rst_n_pin;
-  perr_en   <= perr_oe and rst_n_pin;
-  serr_en   <= serr_oe and rst_n_pin;
-  inta_en   <= inta_oe and rst_n_pin;
-
-  ad_pins : for i in 0 to 31 generate
-    p : entity work.ice40_pin_bidir
-      port map (pin => pci_ad(i), q => ad_out(i), oe => ad_en, d => ad_in(i));
-  end generate;
-  cbe_pins : for i in 0 to 3 generate
-    p : entity work.ice40_pin_bidir
-      port map (pin => pci_cbe_n(i), q => cbe_out(i), oe => cbe_en, d => cbe_in(i));
-  end generate;
-  par_pin : entity work.ice40_pin_bidir
-    port map (pin => pci_par, q => par_out, oe => par_en, d => par_in);
-  frame_pin : entity work.ice40_pin_bidir
-    port map (pin => pci_frame_n, q => frame_out, oe => frame_en, d => frame_in);
-  irdy_pin : entity work.ice40_pin_bidir
-    port map (pin => pci_irdy_n, q => irdy_out, oe => irdy_en, d => irdy_in);
-  trdy_pin : entity work.ice40_pin_bidir
-    port map (pin => pci_trdy_n, q => trdy_out, oe => trdy_en, d => trdy_in);
-  devsel_pin : entity work.ice40_pin_bidir
-    port map (pin => pci_devsel_n, q => devsel_out, oe => devsel_en, d => devsel_in);
-  stop_pin : entity work.ice40_pin_bidir
-    port map (pin => pci_stop_n, q => stop_out, oe => stop_en, d => stop_in);
-  perr_pin : entity work.ice40_pin_bidir
-    port map (pin => pci_perr_n, q => perr_out, oe => perr_en, d => perr_in);
-  -- open drain: data '0', the enable pulls the line low
-  serr_pin : entity work.ice40_pin_out
-    generic map (TRISTATE => true)
-    port map (pin => pci_serr_n, q => '0', oe => serr_en);
-  inta_pin : entity work.ice40_pin_out
-    generic map (TRISTATE => true)
-    port map (pin => pci_inta_n, q => '0', oe => inta_en);
-  -- REQ#: point to point, driven always except during RST# (PCI 2.3 4.3.2)
-  req_pin : entity work.ice40_pin_out
-    generic map (TRISTATE => true)
-    port map (pin => pci_req_n, q => req_out, oe => rst_n_pin);
+  -- PCI pads (hx8k-pci/pci_pads.vhd: outputs and enables registered)
+  pads : entity work.pci_pads
+    generic map (REGISTERED => true)
+    port map (
+      clk => bus_clk, rst_n => rst_n_pin,
+      pci_ad => pci_ad, pci_cbe_n => pci_cbe_n, pci_par => pci_par,
+      pci_frame_n => pci_frame_n, pci_irdy_n => pci_irdy_n, pci_trdy_n => pci_trdy_n,
+      pci_devsel_n => pci_devsel_n, pci_stop_n => pci_stop_n, pci_perr_n => pci_perr_n,
+      pci_serr_n => pci_serr_n, pci_inta_n => pci_inta_n, pci_req_n => pci_req_n,
+      pci_gnt_n => pci_gnt_n, pci_idsel => pci_idsel,
+      ad_in => ad_in, ad_out => ad_out, ad_oe => ad_oe,
+      cbe_in => cbe_in, cbe_out => cbe_out, cbe_oe => cbe_oe,
+      par_in => par_in, par_out => par_out, par_oe => par_oe,
+      frame_in => frame_in, frame_out => frame_out, frame_oe => frame_oe,
+      irdy_in => irdy_in, irdy_out => irdy_out, irdy_oe => irdy_oe,
+      trdy_in => trdy_in, trdy_out => trdy_out, trdy_oe => trdy_oe,
+      devsel_in => devsel_in, devsel_out => devsel_out, devsel_oe => devsel_oe,
+      stop_in => stop_in, stop_out => stop_out, stop_oe => stop_oe,
+      perr_in => perr_in, perr_out => perr_out, perr_oe => perr_oe,
+      serr_oe => serr_oe, inta_oe => inta_oe, req_out => req_out,
+      gnt_in => gnt_n_pin, idsel_in => idsel_pin);
 end architecture;

@@ -11,10 +11,11 @@ use ieee.std_logic_1164.all;
 entity ice40_pin_out is
   generic (
     REGISTERED : boolean := false;     -- register data in the I/O cell on clk
-    TRISTATE   : boolean := false);    -- honour oe (direct, unregistered)
+    TRISTATE   : boolean := false;     -- honour oe
+    OE_REG     : boolean := false);    -- with TRISTATE: register oe in the I/O cell on clk
   port (
     pin : out std_logic;               -- top-level port, nothing else
-    clk : in  std_logic := '0';        -- used when REGISTERED
+    clk : in  std_logic := '0';        -- used when REGISTERED or OE_REG
     q   : in  std_logic;
     oe  : in  std_logic := '1');
 end entity;
@@ -31,12 +32,21 @@ architecture ice40 of ice40_pin_out is
   end component;
 
   -- PIN_TYPE(5:2): 0110 output direct, 0101 output registered,
-  -- 1010 output direct with direct enable; (1:0) 01 input direct (unused)
+  -- 1010 output and enable direct, 1001 output registered and enable
+  -- direct, 1110 output direct and enable registered, 1101 both
+  -- registered; (1:0) 01 input direct (unused)
   function pin_type return std_logic_vector is
   begin
-    assert not (REGISTERED and TRISTATE)
-      report "ice40_pin_out: registered tristate not needed yet, not provided" severity failure;
+    assert TRISTATE or not OE_REG
+      report "ice40_pin_out: OE_REG needs TRISTATE" severity failure;
     if TRISTATE then
+      if REGISTERED and OE_REG then
+        return "110101";
+      elsif REGISTERED then
+        return "100101";
+      elsif OE_REG then
+        return "111001";
+      end if;
       return "101001";
     elsif REGISTERED then
       return "010101";

@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""PCI pin timing of a placed iCE40 design (`make pci-io-fit`).
+
+Build-time helper (standard library only). nextpnr-ice40 times the fabric
+only: its SDF (--sdf) has the delays of every logic cell, RAM and route, but
+no pad buffers (SB_IO has no delay arcs) and an ideal clock (no global
+buffer insertion). This script runs its own static timing over that SDF
+(longest and shortest paths) and adds the pad and clock-network delays of
+the iCE40 HX data sheet, to get each PCI pin's input setup and hold and its
+clock-to-output, pin to pin, as PCI 2.3 specifies them (timing parameters
+of chapter 7 for 66 MHz: Tsu 3 ns, Th 0 ns, Tval 2..6 ns; of 4.2.3 for
+33 MHz: Tsu 7 ns, Tval 2..11 ns; point to point, GNT# in and REQ# out:
+Tsu(ptp) 5 / 10 ns, Tval(ptp) 2..6 / 2..12 ns).
+
+Data-sheet figures (iCE40 HX family data sheet, Lattice, v1.32 of
+2012-10-03, tables 8 "Typical PLB timing" and 9 "Typical PIO timing",
+LVCMOS25, VCC 1.2 V, typical values -- the data sheet gives no worst-case
+figure for these paths; read from the table text as published at
+pdf.ic37.com, ICE40HX4K-TQ144 pages 6-7):
+  tPADIN  1.8 ns  PIO input pad to the adjacent interconnect
+  tPADO   3.4 ns  adjacent interconnect to the PIO output pad
+  tGBCKLC 1.5 ns  GBIN pin through the global buffer to a logic-cell DFF clock
+  tGBCKIO 1.4 ns  GBIN pin through the global buffer to a PIO register clock
+  tOCKO   3.1 ns  PIO output register (OUTFF) clock to the pad
+  tSUPDIN 0   ns  setup, PIO pin to the PIO input register (INFF), from GBIN
+  tHDPDIN 1.6 ns  hold, the same
+A path from a fabric flip-flop to a pad is then tGBCKLC + (nextpnr's
+clock-to-out and routing) + tPADO; from a pad to a fabric flip-flop
+tPADIN + (routing, logic, setup) - tGBCKLC. A pad whose SB_IO registers
+the data (PIN_TYPE) is tGBCKIO + tOCKO (output) or tSUPDIN/tHDPDIN (input).
+
+RST# and INTA# are asynchronous in PCI 2.3 and not timed; PCI CLK is the
+clock. Prints a table per pin and the worst of each kind; exit status 1
+when any bound is missed (or nothing was timed).
+"""
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+
+T_PADIN, T_PADO, T_GBCKLC, T_GBCKIO, T_OCKO = 1.8, 3.4, 1.5, 1.4, 3.1
+T_SUPDIN, T_HDPDIN = 0.0, 1.6
+# PCI 2.3: (Tsu, Th, Tval min, Tval max) at 66 and 33 MHz; point to point
+PCI = {66: dict(tsu=3.0, th=0.0, tval_min=2.0, tval=6.0, tsu_ptp=5.0, tval_ptp=6.0),
+       33: dict(tsu=7.0, th=0.0, tval_min=2.0, tval=11.0, tsu_ptp=10.0, tval_ptp=12.0)}
+UNTIMED = ("pci_rst_n", "pci_inta_n")   # asynchronous in PCI 2.3
+PTP = ("pci_req_n", "pci_gnt_n")
+
+
+def die(msg):
+    print("pci-io-fit: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def unescape(name):
+    return re.sub(r"\\(.)", r"\1", name)
+
+
+def split_pin(ref):
+    # "inst/port": the instance name may hold '/' only escaped
+    i = ref.rfind("/")
+    while i > 0 and ref[i - 1] == "\\":
+        i = ref.rfind("/", 0, i - 1)
+    return unescape(ref[:i]), ref[i + 1:]
+
+
+def ps(triple):
+    return int(triple.strip("()").split(":")[2]) / 1000.0
+
+
+def parse_sdf(path):
+    """Cells' arcs and checks, and the routes, from nextpnr's SDF."""
+    comb = []          # (from node, to node, ns)
+    clk2q = {}         # node -> (clock port, ns)
+    setup = {}         # node -> (clock port, edge, ns)
+    celltype = {}
+    inst = None
+    tok = re.compile(r"\(\s*(CELLTYPE|INSTANCE|IOPATH|INTERCONNECT|SETUPHOLD)\s+([^\n]*)")
+    for line in open(path):
+        m = tok.search(line)
+        if not m:
+            continue
+        kind, rest = m.group(1), m.group(2)
+        if kind == "CELLTYPE":
+            ctype = rest.split('"')[1]
+        elif kind == "INSTANCE":
+            inst = unescape(rest.rstrip(") \n"))
+            celltype[inst] = ctype
+        elif kind == "INTERCONNECT":
+            a, b, d = rest.split()[:3]
+            comb.append((split_pin(a), split_pin(b), ps(d)))
+        elif kind == "IOPATH":
+            words = rest.replace("(posedge ", "").replace("(negedge ", "").split()
+            src, dst, d = words[0], words[1], ps(words[2])
+            if src in ("CLK", "RCLK"):
+                clk2q[(inst, dst)] = (src, d)
+            else:
+                comb.append(((inst, src), (inst, dst), d))
+        elif kind == "SETUPHOLD":
+            m2 = re.match(r"\((?:pos|neg)edge (\S+)\)\s+\((pos|neg)edge (\S+)\)\s+(\(\S+\))", rest)
+            if m2:
+                setup[(inst, m2.group(1))] = (m2.group(3), m2.group(2), ps(m2.group(4)))
+    return comb, clk2q, setup, celltype
+
+
+def pad_map(logtext):
+    """Top-level pin -> its SB_IO instance (nextpnr's packer log)."""
+    pads = {}
+    for m in re.finditer(r"Info: (\S+) feeds SB_IO (\S+), removing", logtext):
+        pads[m.group(2)] = m.group(1)
+    return pads
+
+
+def io_pin_types(netlist):
+    types = {}
+    for mod in netlist.get("modules", {}).values():
+        for name, cell in mod.get("cells", {}).items():
+            if cell.get("type") == "SB_IO":
+                pt = str(cell.get("parameters", {}).get("PIN_TYPE", "000000"))
+                types[name] = pt[-6:]
+    return types
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sdf", required=True)
+    ap.add_argument("--log", required=True, help="nextpnr log (pin -> SB_IO names, Fmax)")
+    ap.add_argument("--netlist", required=True, help="Yosys JSON (SB_IO PIN_TYPEs)")
+    ap.add_argument("--mhz", type=int, default=66, choices=sorted(PCI))
+    ap.add_argument("--check", default="all", choices=("all", "outputs", "inputs"),
+                    help="which bounds decide the exit status (all are printed); "
+                         "the fabric Fmax counts in each")
+    args = ap.parse_args()
+    bars = PCI[args.mhz]
+
+    try:
+        logtext = open(args.log).read()
+        netlist = json.load(open(args.netlist))
+    except (OSError, ValueError) as e:
+        die(str(e))
+    comb, clk2q, setup, celltype = parse_sdf(args.sdf)
+    pads = pad_map(logtext)
+    ptypes = io_pin_types(netlist)
+    if not pads or not comb:
+        die("no pads or no timing arcs found (log %s, sdf %s)" % (args.log, args.sdf))
+
+    # Starting points: clocked outputs (rising edge: RAM reads and logic
+    # cells) and the input pads' D_IN_0 (direct inputs only).
+    succ = defaultdict(list)
+    pred = defaultdict(list)
+    for a, b, d in comb:
+        succ[a].append((b, d))
+        pred[b].append((a, d))
+    nodes = set(succ) | set(pred) | set(clk2q) | set(setup)
+    # topological order (the combinational graph is acyclic)
+    indeg = {n: 0 for n in nodes}
+    for a, b, d in comb:
+        indeg[b] += 1
+    order = [n for n in nodes if indeg[n] == 0]
+    for n in order:
+        for b, d in succ[n]:
+            indeg[b] -= 1
+            if indeg[b] == 0:
+                order.append(b)
+    if len(order) != len(nodes):
+        die("combinational loop in the placed design")
+
+    def pin_io(inst):
+        pin = pads.get(inst)
+        return pin, ptypes.get(inst, "")
+
+    def is_reg_in(pt):
+        return pt[-2:] in ("00",)
+
+    # SB_IO PIN_TYPE(5:2): output registered in 0101 1001 1101 0111 1011
+    # 1111 (and the DDR modes 0100 1100 1000); enable registered in 1110
+    # 1101 1111 1000
+    def is_reg_out(pt):
+        return pt[:4] in ("0101", "1001", "1101", "0111", "1011", "1111", "0100", "1100", "1000")
+
+    def is_reg_oe(pt):
+        return pt[:4] in ("1110", "1101", "1111", "1000")
+
+    # forward: latest and earliest arrival from clocked starts (t = 0 at the
+    # flip-flop's clock pin; the clock network is added per pin below)
+    late, early = {}, {}
+    for n, (ck, d) in clk2q.items():
+        if ck == "CLK" or ck == "RCLK":
+            late[n] = max(late.get(n, -1e9), d)
+            early[n] = min(early.get(n, 1e9), d)
+    for n in order:
+        if n not in late:
+            continue
+        for b, d in succ[n]:
+            late[b] = max(late.get(b, -1e9), late[n] + d)
+            early[b] = min(early.get(b, 1e9), early[n] + d)
+    # backward: the longest and shortest path to a rising-edge clocked
+    # endpoint, setup included
+    to_end, to_end_min, via = {}, {}, {}
+    for n, (ck, edge, d) in setup.items():
+        if edge == "pos" and ck in ("CLK", "RCLK"):
+            to_end[n] = d
+            to_end_min[n] = 0.0
+    for n in reversed(order):
+        for b, d in succ[n]:
+            if b in to_end:
+                if to_end[b] + d > to_end.get(n, -1e9):
+                    to_end[n] = to_end[b] + d
+                    via[n] = b
+                to_end_min[n] = min(to_end_min.get(n, 1e9), to_end_min[b] + d)
+
+    def worst_path(n):
+        """Logic cells passed through on the worst path (LUT levels; a carry
+        chain counts each of its cells) and its endpoint."""
+        levels = 0
+        while n in via:
+            b = via[n]
+            if b[0] == n[0] and celltype.get(n[0]) == "ICESTORM_LC":
+                levels += 1
+            n = b
+        if celltype.get(n[0]) == "ICESTORM_LC" and n[1] in ("I0", "I1", "I2", "I3"):
+            levels += 1   # the flip-flop's own LUT (nextpnr's setup arc includes it)
+        return levels, "%s.%s" % n
+
+    rows, fails = [], []
+    worst = {}
+
+    def note(kind, pin, val, bound, ok, how):
+        rows.append((pin, kind, val, bound, "ok" if ok else "MISSED", how))
+        counts = (args.check == "all" or (args.check == "outputs") == kind.startswith("Tval"))
+        if not ok and counts:
+            fails.append("%s %s %.2f ns (bound %s)" % (pin, kind, val, bound))
+        # the worst is the largest, except for the earliest output change
+        if kind not in worst or (val < worst[kind][1] if kind == "Tval min" else val > worst[kind][1]):
+            worst[kind] = (pin, val)
+
+    for inst in sorted(pads, key=lambda i: pads[i]):
+        pin, pt = pin_io(inst)
+        if pin in UNTIMED or inst not in celltype:
+            continue
+        ptp = pin in PTP
+        tsu_bar = bars["tsu_ptp"] if ptp else bars["tsu"]
+        tval_bar = bars["tval_ptp"] if ptp else bars["tval"]
+        din = (inst, "D_IN_0")
+        if din in to_end and not is_reg_in(pt):
+            tsu = T_PADIN + to_end[din] - T_GBCKLC
+            th = T_GBCKLC - (T_PADIN + to_end_min[din])
+            levels, end = worst_path(din)
+            note("Tsu", pin, tsu, "<= %g" % tsu_bar, tsu <= tsu_bar,
+                 "pad -> %d LUT -> %s" % (levels, end))
+            note("Th", pin, th, "<= %g" % bars["th"], th <= bars["th"], "pad -> fabric FF")
+        elif is_reg_in(pt) and din in succ:
+            note("Tsu", pin, T_SUPDIN, "<= %g" % tsu_bar, T_SUPDIN <= tsu_bar, "I/O register")
+            note("Th", pin, T_HDPDIN, "<= %g" % bars["th"], T_HDPDIN <= bars["th"], "I/O register")
+        for port, what in (("D_OUT_0", "data"), ("OUTPUT_ENABLE", "enable")):
+            n = (inst, port)
+            reg = is_reg_out(pt) if port == "D_OUT_0" else is_reg_oe(pt)
+            if reg:
+                if n in pred:
+                    tv = T_GBCKIO + T_OCKO
+                    note("Tval", pin + " " + what, tv, "%g..%g" % (bars["tval_min"], tval_bar),
+                         bars["tval_min"] <= tv <= tval_bar, "I/O register")
+            elif n in late:
+                tv = T_GBCKLC + late[n] + T_PADO
+                tvmin = T_GBCKLC + early[n] + T_PADO
+                note("Tval", pin + " " + what, tv, "<= %g" % tval_bar, tv <= tval_bar,
+                     "fabric FF -> pad")
+                note("Tval min", pin + " " + what, tvmin, ">= %g" % bars["tval_min"],
+                     tvmin >= bars["tval_min"], "fabric FF -> pad")
+
+    fmax = re.findall(r"Max frequency for clock '([^']*)': ([0-9.]+) MHz", logtext)
+    print("pin timing at %d MHz (PCI 2.3; data-sheet pad/clock delays, typical):" % args.mhz)
+    print("  %-22s %-8s %7s  %-9s %-6s %s" % ("pin", "what", "ns", "bound", "", "path"))
+    for pin, kind, val, bound, ok, how in rows:
+        print("  %-22s %-8s %7.2f  %-9s %-6s %s" % (pin, kind, val, bound, ok, how))
+    print("worst:")
+    for kind in ("Tsu", "Th", "Tval", "Tval min"):
+        if kind in worst:
+            print("  %-8s %7.2f ns  %s" % (kind, worst[kind][1], worst[kind][0]))
+    if fmax:
+        clk, f = fmax[-1]
+        print("  bus_clk fabric Fmax %.2f MHz (%s)" % (float(f), clk))
+        if float(f) < args.mhz:
+            fails.append("fabric Fmax %.2f MHz < %d" % (float(f), args.mhz))
+    else:
+        fails.append("no Fmax in the nextpnr log")
+    if not rows:
+        fails.append("no pin was timed")
+    if fails:
+        print("pci-io-fit: PCI %d MHz timing (%s) MISSED: %s" % (args.mhz, args.check, "; ".join(fails[:8]) +
+              (" (and %d more)" % (len(fails) - 8) if len(fails) > 8 else "")), file=sys.stderr)
+        sys.exit(1)
+    print("pci-io-fit: PCI %d MHz timing (%s) and fabric Fmax met" % (args.mhz, args.check))
+
+
+if __name__ == "__main__":
+    main()
