@@ -442,6 +442,10 @@ architecture rtl of clock_regs is
   signal s_cnt_val : word;
   signal s_cnt_ack : std_logic := '0';
   signal stamp_valid : std_logic;
+  -- the servo reads the PPS stamp's two words (SL_PPS_LO/HI) from its
+  -- copy of the RAM: no answer word is taken until it has (a new PPS
+  -- answer would overwrite them; it waits in the crossing, < 30 clocks)
+  signal s_stamp_busy : std_logic;
 
 begin
   assert PPS_STATUS_STATE_LSB = 0 and PPS_STATUS_STATE_WIDTH = 2 and
@@ -466,7 +470,7 @@ begin
     port map (
       clk => clk, rst => rst, mode => pps_ctrl(1 downto 0),
       par => s_par, par_q => pram_q,
-      stamp_valid => stamp_valid, us_tick => us_tick,
+      stamp_valid => stamp_valid, stamp_busy => s_stamp_busy, us_tick => us_tick,
       accepted => open, step_req => s_step_req,
       freq_req => s_freq_req, req_ack => s_ack,
       state => s_state, present => s_present,
@@ -578,7 +582,7 @@ begin
             tslot <= to_integer(unsigned(reg_addr(8 downto 2)));
             badf <= '0'; rd_bad <= '0'; eff_cmd <= '0'; cont <= C_END;
             st <= DEC;
-          elsif resp_pend = '1' and take_r = '0' then
+          elsif resp_pend = '1' and take_r = '0' and s_stamp_busy = '0' then
             take_word;            -- a PPS answer (nothing else comes unasked)
           elsif s_cnt_req = '1' and s_cnt_ack = '0' then
             -- the servo's counters live in the RAM; it writes them back here
@@ -759,7 +763,7 @@ begin
         -- the answer's words into the RAM as they come (a PPS answer's
         -- too), until the last word of the one this access asked for
         when WAITR =>
-          if resp_pend = '1' and take_r = '0' then
+          if resp_pend = '1' and take_r = '0' and s_stamp_busy = '0' then
             take_word;
             if resp(35 downto 32) = wait_d then
               st <= RD;

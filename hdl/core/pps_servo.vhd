@@ -46,8 +46,11 @@
 -- sequencer is idle and microsecond ticks are pending (pend, counted while
 -- an edge is worked on and added in one operation); a stamp that arrives
 -- meanwhile waits (stamp_valid is remembered). The stamp itself is read
--- from the register RAM (LDA..LDC, 32 bits per clock into sr) when the
--- servo starts on it: the register file writes a PPS answer's words there.
+-- from the register RAM (the register file writes a PPS answer's words
+-- there) by two operations, LH and G1, that copy it through the adder into
+-- the servo's own RAM (stamp_busy until then); the remainder reads its
+-- bits from there one 16-bit word at a time (session 6: the 64-bit stamp
+-- shift register and its two operand sources are gone).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -66,6 +69,9 @@ entity pps_servo is
     -- a PPS stamp is in the register RAM (words P_PPS_LO, P_PPS_HI, read
     -- through par/par_q when the servo starts on it)
     stamp_valid   : in  std_logic;
+    -- the servo is about to read (or is reading) those two words: the
+    -- register file must not overwrite them with the next PPS answer
+    stamp_busy    : out std_logic;
     us_tick       : in  std_logic;
     accepted      : out std_logic;                      -- strobe: stamp kept
     -- requests to the timebase; held until ack. The step (P_STEP_LO,
@@ -93,7 +99,8 @@ architecture rtl of pps_servo is
   constant HOLDOVER : std_logic_vector(1 downto 0) := "11";
 
   -- Sequencer. Operations on the adder (8 clocks each):
-  --   G1    r := stamp_lo (kept in wram)  G2  r := r - last_lo (mod 2^32)
+  --   LH    stamp_hi into wram            G1  r := stamp_lo (into wram)
+  --   G2    r := r - last_lo (mod 2^32)
   --   G3    r - min_gap < 0? (gap glitch)
   --   INC   r := counter inc_sel + 1, then CNTW hands it back, continues at ret
   --   MODS  64 non-restoring remainder steps r := 2r + stamp bit -+ interval
@@ -110,18 +117,36 @@ architecture rtl of pps_servo is
   --   HLD   r := integ, for freq_adj in holdover
   -- Other states take one clock: IDLE, CNTW, M0 (r := 0 before MODS),
   -- DECIDE (the state machine), RSHF (r >>= 1, shift times), WAIT_ACK.
-  type seq_t is (IDLE, LDA, LDB, LDC, G1, G2, G3, SL1, SH1, INC, CNTW, M0, MODS, MFIX, FOLD1,
+  type seq_t is (IDLE, LH, G1, G2, G3, SL1, SH1, INC, CNTW, M0, MODS, MFIX, FOLD1,
                  FOLD2, ABSE, CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, STPI, LOADK, MULT,
                  RSHF, SATP, ACC, SATA, FRQ, WAIT_ACK, LS1, LS2, HLD, HLD2);
-  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_SR, A_SRH, A_PEND);
+  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_PEND);
   type bsel_t is (B_ZERO, B_PAR, B_RAM, B_MAXP);
-  -- the servo's own word RAM: five 48-bit values, words 0..2 at slot * 4
+  -- the servo's own word RAM: 48-bit values, words 0..2 at slot * 4
   constant S_AERR  : natural := 0;     -- |err|, the multiplicand
   constant S_INTEG : natural := 1;     -- the integrator (valid once integ_ok)
   constant S_US    : natural := 2;     -- us_since, 48 bits: never saturates
-  constant S_STAMP : natural := 3;     -- 3, 4: stamp_lo, ping-pong: the slot
-                                       -- not named by sp holds last_lo
-  type wram_t is array (0 to 255) of std_logic_vector(15 downto 0);
+  -- the stamp, ping-pong: pair p holds its low 32 bits in slot 4 + 2p and
+  -- its high 32 bits in slot 5 + 2p (word 2 of each is 0). The stamp under
+  -- work goes to pair sp; an accepted edge flips sp, so the pair not
+  -- named by sp holds the last accepted stamp (the gap test's last_lo, the
+  -- remainder's bits, the hand-over). The RAM is the only copy of the
+  -- stamp: the register RAM's words are read once, by LH and G1.
+  function st_lo (p : std_logic) return natural is
+  begin
+    if p = '1' then return 6; else return 4; end if;
+  end function;
+  function st_hi (p : std_logic) return natural is
+  begin
+    if p = '1' then return 7; else return 5; end if;
+  end function;
+  -- `downto`: GHDL writes a 255 - index subtractor for a `0 to` array.
+  -- The name ends in _nrw (hdl/boards/ghdl_verilog.sh: Yosys' no_rw_check,
+  -- no read-first bypass): no clock reads a word the same clock writes.
+  -- A write (T_WR, word wd of c_ws) meets a read of word wd + 1 of c_rs
+  -- or of the next operation's word 0 at T_ADDR/T_ACT (nothing written
+  -- then); MODS, which reads the stamp words, writes nothing.
+  type wram_t is array (255 downto 0) of std_logic_vector(15 downto 0);
   type tk_t is (T_ADDR, T_SUM, T_WR, T_ACT);
   -- which multiply: I (ki, then P follows), P (kp), F (kf after a step)
   type ph_t is (PH_I, PH_P, PH_F);
@@ -139,7 +164,7 @@ architecture rtl of pps_servo is
   signal err_neg : std_logic := '0';   -- the sign of err (its value went out as P_OFFSET)
   signal integ_ok : std_logic := '0';   -- the integrator in the RAM was written
   signal sp : std_logic := '0';         -- stamp slot the next stamp goes to
-  signal wram : wram_t;
+  signal wram_nrw : wram_t;
   signal ram_we : std_logic;
   signal ram_wa, ram_ra : natural range 0 to 255;
   signal ram_q : std_logic_vector(15 downto 0) := (others => '0');
@@ -153,14 +178,13 @@ architecture rtl of pps_servo is
   signal sreq, freq : std_logic := '0';
   -- after the step's counter: the frequency estimate (LOADK) or done
   signal k_after : std_logic := '0';
-  -- the accepted stamp (still in sr) is handed over when the edge's work
+  -- the accepted stamp (in the servo's RAM) is handed over when the edge's work
   -- is done (SL1, SH1 from IDLE or WAIT_ACK): not in front of the
   -- frequency request, and while the register file serves it
   signal st_out : std_logic := '0';
 
   -- datapath registers (no reset: every operation writes them before it
   -- reads them, and the sequencer state that orders that is reset)
-  signal sr   : unsigned(63 downto 0) := (others => '0');  -- stamp, rotated MSB first
   signal r    : unsigned(47 downto 0) := (others => '0');  -- accumulator, word 0 at 15..0
   signal l    : unsigned(15 downto 0) := (others => '0');  -- gain mantissa, MSB first
   signal cnt  : unsigned(5 downto 0) := (others => '0');
@@ -181,6 +205,7 @@ architecture rtl of pps_servo is
   signal r_sh : std_logic;              -- r(47..32) takes the shifted word, not the sum
   signal again, mbit : std_logic;
   signal is_op, act, sr_load, glitch : std_logic;
+  signal st_addr : natural range 0 to 255;   -- the RAM word of the next remainder bit
   signal bit0, shin : std_logic;
   signal a, b : unsigned(15 downto 0);
   signal s18 : unsigned(17 downto 0);
@@ -200,18 +225,21 @@ begin
     d_ws   <= S_AERR;
     d_we   <= '0';
     case seq is
+      when LH =>
+        -- r := stamp_hi (the register RAM's word), into pair sp
+        d_asel <= A_ZERO; d_bsel <= B_PAR; d_we <= '1'; d_ws <= st_hi(sp);
       when G1 =>
-        -- r := stamp_lo, also kept in the RAM (the next edge's last_lo)
-        d_asel <= A_SR;
-        d_we <= '1';
-        if sp = '1' then d_ws <= S_STAMP + 1; else d_ws <= S_STAMP; end if;
+        -- r := stamp_lo, into pair sp (the next edge's last_lo)
+        d_asel <= A_ZERO; d_bsel <= B_PAR; d_we <= '1'; d_ws <= st_lo(sp);
       when SL1 =>
-        d_asel <= A_SR;        -- r := stamp_lo, for the result port
+        -- r := the accepted stamp's low, then high word, for the result
+        -- port (after the accept: its pair is the one sp does not name)
+        d_asel <= A_ZERO; d_bsel <= B_RAM; d_rs <= st_lo(not sp);
       when SH1 =>
-        d_asel <= A_SRH;       -- r := stamp_hi
+        d_asel <= A_ZERO; d_bsel <= B_RAM; d_rs <= st_hi(not sp);
       when G2 =>
         d_bsel <= B_RAM; d_bx <= '1'; d_cin <= '1'; d_m32 <= '1';
-        if sp = '1' then d_rs <= S_STAMP; else d_rs <= S_STAMP + 1; end if;
+        d_rs <= st_lo(not sp);
       when G3 | CMP_S | CMP_L | CMP_R | LS2 =>
         d_bsel <= B_PAR; d_bx <= '1'; d_cin <= '1'; d_wr <= '0';
       when INC =>
@@ -286,16 +314,16 @@ begin
   end process;
 
   with seq select is_op <=
-    '0' when IDLE | LDA | LDB | LDC | CNTW | M0 | DECIDE | RSHF | WAIT_ACK | STPI | FRQ | HLD2,
+    '0' when IDLE | CNTW | M0 | DECIDE | RSHF | WAIT_ACK | STPI | FRQ | HLD2,
     '1' when others;
 
   -- the parameter each step reads
   parsel : process (all)
   begin
     case seq is
-      when LDA => par <= P_PPS_LO;
-      when LDB => par <= P_PPS_HI;
-      when G1 | G2 | G3 => par <= P_GAP;
+      when LH => par <= P_PPS_HI;
+      when G1 => par <= P_PPS_LO;
+      when G2 | G3 => par <= P_GAP;
       when CMP_S => par <= P_STEP;
       when CMP_L => par <= P_LOCK;
       when CMP_R => par <= P_REJ;
@@ -313,13 +341,17 @@ begin
   end process;
 
   -- MODS and MULT repeat without T_ADDR: their next round is decoded at
-  -- T_ACT, where the mantissa bit it uses is still one place down in l
-  again <= '1' when tk = T_ACT and (seq = MODS or seq = MULT) and cnt /= 0 else '0';
+  -- T_ACT, where the mantissa bit it uses is still one place down in l.
+  -- cnt counts the rounds down at each round's first T_SUM, so it names
+  -- the next round's bit from then on (the stamp word is read ahead) and
+  -- wraps to all ones after the last round.
+  again <= '1' when tk = T_ACT and (seq = MODS or seq = MULT) and cnt /= 63 else '0';
   mbit <= l(14) when tk = T_ACT else l(15);
 
   -- the bit shifted into 2r: the stamp's next bit (remainder), the
   -- interval's lowest bit (fold), 0 (multiply); then the word below's top bit
-  bit0 <= sr(63) when seq = MODS else
+  st_addr <= st_lo(not sp) * 4 + to_integer(cnt(5 downto 5)) * 4 + to_integer(cnt(4 downto 4));
+  bit0 <= ram_q(to_integer(cnt(3 downto 0))) when seq = MODS else
           par_q(0) when seq = FOLD1 else
           '0';
   shin <= bit0 when wd = 0 else rhb;
@@ -330,14 +362,6 @@ begin
       when A_R => a <= r(15 downto 0);
       when A_SH => a <= r(14 downto 0) & shin;
       when A_NR => a <= not r(15 downto 0);
-      when A_SR =>
-        if wd = 0 then a <= sr(15 downto 0);
-        elsif wd = 1 then a <= sr(31 downto 16);
-        else a <= (others => '0'); end if;
-      when A_SRH =>
-        if wd = 0 then a <= sr(47 downto 32);
-        elsif wd = 1 then a <= sr(63 downto 48);
-        else a <= (others => '0'); end if;
       when A_PEND =>
         if wd = 0 then a <= x"00" & pend;
         else a <= (others => '0'); end if;
@@ -370,14 +394,16 @@ begin
   -- before the word's T_SUM (at T_ADDR for word 0, at T_WR for the next)
   ram_we <= '1' when is_op = '1' and tk = T_WR and c_we = '1' else '0';
   ram_wa <= c_ws * 4 + to_integer(wd);
-  ram_ra <= d_rs * 4 when tk = T_ADDR or again = '1' else c_rs * 4 + to_integer(wd + 1);
+  -- (MODS reads the stamp word that holds the next remainder bit)
+  ram_ra <= st_addr when seq = MODS else
+            d_rs * 4 when tk = T_ADDR or again = '1' else c_rs * 4 + to_integer(wd + 1);
   wram_p : process (clk)
   begin
     if rising_edge(clk) then
       if ram_we = '1' then
-        wram(ram_wa) <= std_logic_vector(sum_r(15 downto 0));
+        wram_nrw(ram_wa) <= std_logic_vector(sum_r(15 downto 0));
       end if;
-      ram_q <= wram(ram_ra);
+      ram_q <= wram_nrw(ram_ra);
     end if;
   end process;
 
@@ -430,6 +456,9 @@ begin
             end if;
             rhb <= r(15);
             tk <= T_WR;
+            if wd = 0 and (seq = MODS or seq = MULT) then
+              cnt <= cnt - 1;
+            end if;
           when T_WR =>
             cy <= sum_r(16);
             neg_f <= sum_r(15);
@@ -459,7 +488,7 @@ begin
           seq <= SL1;
         elsif sv_pend = '1' then
           sv_pend <= '0';
-          seq <= LDA;
+          seq <= LH;
         elsif pend /= 0 and pres = '1' then
           seq <= LS1;
         end if;
@@ -478,13 +507,6 @@ begin
           creq <= '0';
           seq <= ret;
         end if;
-
-      elsif seq = LDA then
-        seq <= LDB;
-      elsif seq = LDB then
-        seq <= LDC;
-      elsif seq = LDC then
-        seq <= G1;
 
       elsif seq = STPI then
         -- the step's low word is in the register RAM: request it, count it
@@ -577,6 +599,7 @@ begin
 
       elsif is_op = '1' and tk = T_ACT then
       case seq is
+        when LH => seq <= G1;
         when G1 => seq <= G2;
         when G2 => seq <= G3;
         when G3 =>
@@ -607,8 +630,7 @@ begin
           seq  <= CNTW;
 
         when MODS =>
-          cnt <= cnt - 1;
-          if cnt = 0 then
+          if cnt = 63 then
             seq <= MFIX;
           end if;
         when MFIX =>
@@ -649,8 +671,7 @@ begin
           seq <= MULT;
         -- r = |err| * mant, one mantissa bit (MSB first) per operation
         when MULT =>
-          cnt <= cnt - 1;
-          if cnt = 0 then
+          if cnt = 63 then
             if shc = 0 then
               seq <= SATP;
             else
@@ -696,7 +717,7 @@ begin
       end case;
       end if;
 
-      if mode /= "10" and (seq = IDLE or seq = G1 or seq = G2 or seq = G3 or
+      if mode /= "10" and (seq = IDLE or seq = LH or seq = G1 or seq = G2 or seq = G3 or
                            seq = LS1 or seq = LS2) then
         st <= FREERUN;
         prev_step <= '0';
@@ -753,11 +774,6 @@ begin
   loads : process (clk)
   begin
     if rising_edge(clk) then
-      if seq = LDB or seq = LDC then
-        sr <= unsigned(par_q) & sr(63 downto 32);   -- low word, then high word
-      elsif seq = MODS and act = '1' then
-        sr <= sr(62 downto 0) & sr(63);   -- 64 rotations give it back whole
-      end if;
       if seq = FOLD2 and act = '1' then
         err_neg <= r(31);
       end if;
@@ -769,6 +785,7 @@ begin
     end if;
   end process;
 
+  stamp_busy <= '1' when sv_pend = '1' or seq = LH or seq = G1 else '0';
   step_req <= sreq;
   freq_req <= freq and not sreq;
   state    <= st;
