@@ -354,9 +354,20 @@ architecture rtl of clock_regs is
   end function;
   signal regs_nrw : ram_t := defaults;
   -- the same words again, read by the PPS servo for its parameters (a
-  -- second block RAM with the same writes: iCE40 RAMs have one read port)
+  -- second block RAM with the same writes: iCE40 RAMs have one read port).
+  -- _nrw (session 6; the read-first bypass Yosys built for it was 32 LUTs
+  -- and 32 flip-flops): the word read in a clock that writes it is
+  -- undefined. The servo uses par_q only from the clock after it names a
+  -- word, in an operation that reads it over two clocks (low half, high
+  -- half); the words the register file writes on its own are the PPS
+  -- stamp (not while the servo reads it: stamp_busy) and the servo's
+  -- results and counters (only while the servo waits for cnt_ack, reading
+  -- nothing). What is left is software writing a servo parameter in the
+  -- very clock the servo reads it: that read was torn (one half old, one
+  -- half new) with the bypass too, so an edge that meets it was off either
+  -- way (a 1-2 clock window per edge, ~1 in 10^7 of the time).
   type pram_t is array (127 downto 0) of word;
-  signal pram : pram_t;
+  signal pram_nrw : pram_t;
   signal s_par : par_t;
   signal pram_rslot : natural range 0 to 127;
   signal pram_q : word := (others => '0');
@@ -521,9 +532,9 @@ begin
   begin
     if rising_edge(clk) then
       if ram_we = '1' then
-        pram(w_slot) <= wdata;
+        pram_nrw(w_slot) <= wdata;
       end if;
-      pram_q <= pram(pram_rslot);
+      pram_q <= pram_nrw(pram_rslot);
     end if;
   end process;
 
