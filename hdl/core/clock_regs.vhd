@@ -334,7 +334,7 @@ architecture rtl of clock_regs is
     return r;
   end function;
   constant DEC_ROM : dec_rom_t := dec_table;
-  signal dec_q : dec_t := (others => '0');
+  signal dec_q : dec_t;      -- no initial value: see ram_q
   signal wop, rop : natural range 0 to 15;
   signal out_of_win : std_logic;
 
@@ -370,8 +370,13 @@ architecture rtl of clock_regs is
   signal pram_nrw : pram_t;
   signal s_par : par_t;
   signal pram_rslot : natural range 0 to 127;
-  signal pram_q : word := (others => '0');
-  signal ram_q : word := (others => '0');
+  -- The RAMs' read registers (pram_q, ram_q, dec_q) have no initial
+  -- value on purpose: a block RAM's output register has none, and Yosys
+  -- emulated the VHDL one with a power-up flip-flop gating every output
+  -- bit (32 LUTs per 32-bit port, measured, session 6). Every use is
+  -- clocks after reset (the 129-clock INIT copy reads the RAM first).
+  signal pram_q : word;
+  signal ram_q : word;
   signal rslot : natural range 0 to 255 := 0;
 
   constant SL_ZERO    : natural := REG_CLOCK_CTRL / 4;  -- never written

@@ -167,7 +167,9 @@ architecture rtl of pps_servo is
   signal wram_nrw : wram_t;
   signal ram_we : std_logic;
   signal ram_wa, ram_ra : natural range 0 to 255;
-  signal ram_q : std_logic_vector(15 downto 0) := (others => '0');
+  -- no initial value: a block RAM's read register has none (Yosys gated
+  -- the output with a power-up flip-flop to emulate one: 16 LUTs)
+  signal ram_q : std_logic_vector(15 downto 0);
   -- edges in a row within lock_thresh (LOCKING) or outside it (LOCKED):
   -- one counter, as each state uses one and the other restarts at 0 on entry
   signal run : unsigned(7 downto 0) := (others => '0');
