@@ -87,8 +87,8 @@ package clock_msg_pkg is
   -- accumulator), so it keeps no output registers for them
   constant P_OFFSET   : par_t := 16;  -- pps.offset_ns
   constant P_FREQ     : par_t := 17;  -- pps.freq_adj (before freq_req)
-  constant P_STEP_LO  : par_t := 18;  -- the phase step, bits 31..0 (before
-                                      -- step_req; the step is its sign extension)
+  constant P_STEP_LO  : par_t := 18;  -- the phase step, bits 31..0, then
+  constant P_STEP_HI  : par_t := 23;  -- bits 63..32 (its sign), before step_req
   constant P_STAMP_LO : par_t := 19;  -- the accepted stamp, low word, then
   constant P_STAMP_HI : par_t := 20;  -- its high word (the pair is atomic)
 end package;

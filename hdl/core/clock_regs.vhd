@@ -204,6 +204,7 @@ architecture rtl of clock_regs is
       when P_OFFSET => return REG_PPS_OFFSET_NS / 4;
       when P_FREQ => return REG_PPS_FREQ_ADJ / 4;
       when P_STEP_LO => return SL_STEP_LO;
+      when P_STEP_HI => return SL_STEP_HI;
       when P_STAMP_LO => return SL_STLO;
       when P_STAMP_HI => return SL_STHI;
       when P_PPS_LO => return SL_PPS_LO;
@@ -425,7 +426,7 @@ architecture rtl of clock_regs is
 
   -- the sequencer
   type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
-                E1, E2, E3, CMDW, G1, G2, ST1, ST2, STL2, STL3);
+                E1, E2, E3, CMDW, G1, G2, STL2, STL3);
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
@@ -506,8 +507,10 @@ begin
     reg_wdata and wmask when X_WDATA,
     -- a RAM word as it was read (copies; the adder's second operand)
     ram_q when X_RAMQ,
-    -- the sign of the adder's source operand (the word taken a clock ago)
-    (31 downto 0 => b_r(31)) when X_SEXT,
+    -- the sign of the adder's source operand (the word taken a clock ago),
+    -- 8 bits: only eff_period_ns (8 bits) is a sign extension (the servo
+    -- hands the step's high word over itself since session 6)
+    x"000000" & (7 downto 0 => b_r(31)) when X_SEXT,
     s_cnt_val when X_CNT,
     resp(31 downto 0) when X_RESP,
     x"0000000" & stamp_new & s_present & s_state when X_STATUS,
@@ -518,8 +521,8 @@ begin
   -- without ram_q the word is the source itself (the same bits: no carry
   -- comes in then; this also keeps simulation's unknown bits bit by bit)
   wdata <= srcv when w_aen = '0' else
-           x"000000" & std_logic_vector(sum(7 downto 0)) when w_m8 = '1' else
-           std_logic_vector(sum(31 downto 0));
+           std_logic_vector(sum(31 downto 9)) & (sum(8) and not w_m8) &
+           std_logic_vector(sum(7 downto 0));
   ram_we <= w_en and not (w_sat and sum(32));
 
   regram : process (clk)
@@ -615,9 +618,9 @@ begin
             -- just served: taking it again would step twice)
             cont <= C_SERVO;
             if s_step_req = '1' then
-              -- the step's low word is in the RAM (P_STEP_LO); its high
+              -- the step's words are in the RAM (P_STEP_LO, P_STEP_HI)
               -- word is the sign extension
-              rslot <= SL_STEP_LO; servo_step <= '1'; cmd <= C_ADJUST; st <= ST1;
+              servo_step <= '1'; cmd <= C_ADJUST; st <= CMDW;
             else
               cmd <= C_PERIOD; eff_cmd <= '1';
               rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
@@ -726,10 +729,6 @@ begin
           wr(REG_CLOCK_EFF_PERIOD_NS / 4, X_SEXT, '1'); w_cy <= '1'; w_m8 <= '1';
           if eff_cmd = '1' then st <= CMDW; else st <= RD; end if;
 
-        when ST1 =>
-          w_src <= X_RAMQ; st <= ST2;    -- the step's low word into b_r
-        when ST2 =>
-          wr(SL_STEP_HI, X_SEXT); st <= CMDW;
         when CMDW =>
           wr(SL_CMD, X_CMD);
           if cmd = C_ADJUST then

@@ -74,8 +74,8 @@ entity pps_servo is
     stamp_busy    : out std_logic;
     us_tick       : in  std_logic;
     accepted      : out std_logic;                      -- strobe: stamp kept
-    -- requests to the timebase; held until ack. The step (P_STEP_LO,
-    -- sign-extended to 64 bits) and the frequency (P_FREQ) have been handed
+    -- requests to the timebase; held until ack. The step (P_STEP_LO, then
+    -- P_STEP_HI: its sign) and the frequency (P_FREQ) have been handed
     -- over on the result port before the request rises.
     step_req      : out std_logic;
     freq_req      : out std_logic;
@@ -84,7 +84,8 @@ entity pps_servo is
     present       : out std_logic;
     -- result port: cnt_val is the new value of word cnt_sel, held until
     -- cnt_ack: a counter (P_EDGES, P_REJECTS, P_LOSSES, P_STEPS, P_GAPS) or
-    -- a result (P_OFFSET, P_FREQ, P_STEP_LO, P_STAMP_LO then P_STAMP_HI).
+    -- a result (P_OFFSET, P_FREQ, P_STEP_LO then P_STEP_HI, P_STAMP_LO then
+    -- P_STAMP_HI).
     -- The servo keeps no copy of any of them.
     cnt_req       : out std_logic;
     cnt_sel       : out par_t;
@@ -108,7 +109,7 @@ architecture rtl of pps_servo is
   --   FOLD1 2r + interval(0) - interval >= 0?   FOLD2 r -= interval if so; err := r
   --   ABSE   r := |err|     CMP_S/CMP_L/CMP_R  r - step/lock/reject threshold
   --   LCNT  run+1 against lock_count (8-bit compare, no adder)
-  --   NEG   r := -err, the step
+  --   NEG   r := -err, the step        SGN  r := its sign (0 or all ones)
   --   LOADK the gain for the next multiply (ki, kp or kf)
   --   MULT  16 times r := 2r + mant bit * |err| (MSB first)
   --   SATP  r > 2^31 - 1: r := 2^31 - 1      ACC  r := integ -+ r
@@ -118,7 +119,7 @@ architecture rtl of pps_servo is
   -- Other states take one clock: IDLE, CNTW, M0 (r := 0 before MODS),
   -- DECIDE (the state machine), RSHF (r >>= 1, shift times), WAIT_ACK.
   type seq_t is (IDLE, LH, G1, G2, G3, SL1, SH1, INC, CNTW, M0, MODS, MFIX, FOLD1,
-                 FOLD2, ABSE, CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, STPI, LOADK, MULT,
+                 FOLD2, ABSE, CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, SGN, STPI, LOADK, MULT,
                  RSHF, SATP, ACC, SATA, FRQ, WAIT_ACK, LS1, LS2, HLD, HLD2);
   type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_PEND);
   type bsel_t is (B_ZERO, B_PAR, B_RAM, B_MAXP);
@@ -271,6 +272,11 @@ begin
         -- r := -err = |err| or -|err|
         d_asel <= A_ZERO; d_bsel <= B_RAM; d_rs <= S_AERR;
         d_bx <= not err_neg; d_cin <= not err_neg;
+      when SGN =>
+        -- r := 0 + (0 xor sign): the step's high word, 0 or all ones
+        -- (neg_f is still NEG's sign; CNTW leaves it); the register file
+        -- needs no sign-extension source for it
+        d_asel <= A_ZERO; d_bx <= neg_f;
       when MULT =>
         d_asel <= A_SH;
         if mbit = '1' then
@@ -665,7 +671,9 @@ begin
 
         when NEG =>
           -- r = the step, to the register RAM first; STPI requests it
-          inc_sel <= P_STEP_LO; creq <= '1'; ret <= STPI; seq <= CNTW;
+          inc_sel <= P_STEP_LO; creq <= '1'; ret <= SGN; seq <= CNTW;
+        when SGN =>
+          inc_sel <= P_STEP_HI; creq <= '1'; ret <= STPI; seq <= CNTW;
 
         when LOADK =>
           shc <= unsigned(par_q(4 downto 0));
