@@ -22,7 +22,8 @@
 -- step needs an overflow test other than the two saturations.
 -- B is one 16-bit word of a parameter (par_q, the register file's RAM), of
 -- the servo's own block RAM (wram: |err|, the integrator, us_since and the
--- last stamp's low half, written word by word from the adder) or 2^31 - 1.
+-- stamps, written word by word from the adder; 2^31 - 1 is a constant word
+-- of its contents).
 -- All per-edge arithmetic (gap test, 64-step remainder, fold, absolute
 -- value, threshold compares, gain multiplies, saturating sums, the PPS-loss
 -- test and its microsecond count, the counters edges/rejects/losses/steps/
@@ -122,11 +123,14 @@ architecture rtl of pps_servo is
                  FOLD2, ABSE, CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, SGN, STPI, LOADK, MULT,
                  RSHF, SATP, ACC, SATA, FRQ, WAIT_ACK, LS1, LS2, HLD, HLD2);
   type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_PEND);
-  type bsel_t is (B_ZERO, B_PAR, B_RAM, B_MAXP);
+  type bsel_t is (B_ZERO, B_PAR, B_RAM);
   -- the servo's own word RAM: 48-bit values, words 0..2 at slot * 4
   constant S_AERR  : natural := 0;     -- |err|, the multiplicand
   constant S_INTEG : natural := 1;     -- the integrator (valid once integ_ok)
   constant S_US    : natural := 2;     -- us_since, 48 bits: never saturates
+  -- 2^31 - 1, the saturation bound: a constant of the RAM's contents
+  -- (bitstream), read as B_RAM, so the B operand has no constant source
+  constant S_MAXP  : natural := 3;
   -- the stamp, ping-pong: pair p holds its low 32 bits in slot 4 + 2p and
   -- its high 32 bits in slot 5 + 2p (word 2 of each is 0). The stamp under
   -- work goes to pair sp; an accepted edge flips sp, so the pair not
@@ -165,7 +169,8 @@ architecture rtl of pps_servo is
   signal err_neg : std_logic := '0';   -- the sign of err (its value went out as P_OFFSET)
   signal integ_ok : std_logic := '0';   -- the integrator in the RAM was written
   signal sp : std_logic := '0';         -- stamp slot the next stamp goes to
-  signal wram_nrw : wram_t;
+  signal wram_nrw : wram_t := (S_MAXP * 4 => x"FFFF", S_MAXP * 4 + 1 => x"7FFF",
+                               others => x"0000");
   signal ram_we : std_logic;
   signal ram_wa, ram_ra : natural range 0 to 255;
   -- no initial value: a block RAM's read register has none (Yosys gated
@@ -283,8 +288,9 @@ begin
           d_bsel <= B_RAM; d_rs <= S_AERR;
         end if;
       when SATP =>
+        d_rs <= S_MAXP;
         if r(47 downto 31) /= 0 then
-          d_asel <= A_ZERO; d_bsel <= B_MAXP;
+          d_asel <= A_ZERO; d_bsel <= B_RAM;
         end if;
       when ACC | HLD =>
         -- ACC: integ + (-y), y = sign(err) * product: integ - r when err >= 0
@@ -301,10 +307,11 @@ begin
       when SATA =>
         -- |integ -+ r| < 2^32: bits 47..32 are all sign, overflow is bit
         -- 31 differing from it; the negative bound is -(2^31 - 1)
+        d_rs <= S_MAXP;
         if r(47) = '0' and r(31) = '1' then
-          d_asel <= A_ZERO; d_bsel <= B_MAXP;
+          d_asel <= A_ZERO; d_bsel <= B_RAM;
         elsif r(47) = '1' and r(31) = '0' then
-          d_asel <= A_ZERO; d_bsel <= B_MAXP; d_bx <= '1'; d_cin <= '1';
+          d_asel <= A_ZERO; d_bsel <= B_RAM; d_bx <= '1'; d_cin <= '1';
         end if;
         d_ws <= S_INTEG;
         if ph /= PH_P then
@@ -377,8 +384,8 @@ begin
     end case;
   end process;
 
-  -- word wd of the B operand: the RAM word (read a clock ahead), the
-  -- parameter (zero-extended) or 2^31 - 1
+  -- word wd of the B operand: the RAM word (read a clock ahead; 2^31 - 1
+  -- is one) or the parameter (zero-extended)
   bmux : process (all)
     variable v : unsigned(15 downto 0);
   begin
@@ -389,9 +396,6 @@ begin
       when B_PAR =>
         if wd = 0 then v := unsigned(par_q(15 downto 0));
         elsif wd = 1 then v := unsigned(par_q(31 downto 16)); end if;
-      when B_MAXP =>
-        if wd = 0 then v := x"FFFF";
-        elsif wd = 1 then v := x"7FFF"; end if;
       when others =>
         null;
     end case;
