@@ -150,20 +150,7 @@ architecture rtl of clock_regs is
       when others => return x"00000000";
     end case;
   end function;
-  -- the sequencer's own RAM words: no register may sit there (0x180..0x1A4
-  -- are outside every block of the clock core's map); reads of them are
-  -- undefined accesses
-  constant SL_FIRST_OWN : natural := 16#180# / 4;
-  constant SL_CMD     : natural := SL_FIRST_OWN;      -- the command word
-  constant SL_STEP_LO : natural := SL_FIRST_OWN + 1;  -- the servo's phase step
-  constant SL_STEP_HI : natural := SL_FIRST_OWN + 2;
-  constant SL_GAP     : natural := SL_FIRST_OWN + 4;  -- the servo's gap glitches
-  constant SL_STLO    : natural := SL_FIRST_OWN + 5;  -- the servo's last accepted
-  constant SL_STHI    : natural := SL_FIRST_OWN + 6;  -- stamp (copied on a read)
-  constant SL_PPS_LO  : natural := SL_FIRST_OWN + 7;  -- the PPS stamp as it came
-  constant SL_PPS_HI  : natural := SL_FIRST_OWN + 8;  -- (read by the servo)
-  constant SL_FILT    : natural := SL_FIRST_OWN + 9;  -- the filter's glitch count
-  constant SL_LAST_OWN  : natural := SL_FILT;
+  -- the sequencer's own RAM words (SL_*): clock_msg_pkg
 
   -- the RAM word an answer word goes to
   function slot_of_dest (d : std_logic_vector(3 downto 0)) return natural is
@@ -183,40 +170,7 @@ architecture rtl of clock_regs is
     end case;
   end function;
 
-  -- the RAM word of a servo parameter, counter or result
-  function word_of_par (p : natural) return natural is
-  begin
-    case p is
-      when P_INTERVAL => return REG_PPS_INTERVAL_NS / 4;
-      when P_KP => return REG_PPS_KP / 4;
-      when P_KI => return REG_PPS_KI / 4;
-      when P_KF => return REG_PPS_KF / 4;
-      when P_LOCK => return REG_PPS_LOCK_THRESH_NS / 4;
-      when P_REJ => return REG_PPS_REJECT_THRESH_NS / 4;
-      when P_STEP => return REG_PPS_STEP_THRESH_NS / 4;
-      when P_LOSS => return REG_PPS_LOSS_US / 4;
-      when P_GAP => return REG_PPS_MIN_GAP_NS / 4;
-      when P_EDGES => return REG_PPS_EDGES / 4;
-      when P_REJECTS => return REG_PPS_REJECTS / 4;
-      when P_LOSSES => return REG_PPS_LOSSES / 4;
-      when P_STEPS => return REG_PPS_STEPS / 4;
-      when P_GAPS => return SL_GAP;
-      when P_OFFSET => return REG_PPS_OFFSET_NS / 4;
-      when P_FREQ => return REG_PPS_FREQ_ADJ / 4;
-      when P_STEP_LO => return SL_STEP_LO;
-      when P_STEP_HI => return SL_STEP_HI;
-      when P_STAMP_LO => return SL_STLO;
-      when P_STAMP_HI => return SL_STHI;
-      when P_PPS_LO => return SL_PPS_LO;
-      when P_PPS_HI => return SL_PPS_HI;
-      when others => return REG_PPS_LOCK_COUNT / 4;
-    end case;
-  end function;
 
-  function tslot_of (a : std_logic_vector(11 downto 2)) return natural is
-  begin
-    return to_integer(unsigned(a(8 downto 2)));
-  end function;
 
   -- read-only words that are plain RAM reads: constants, the second words
   -- of the snapshot and event answers, the latched PPS stamp high word and
@@ -535,7 +489,7 @@ begin
     end if;
   end process;
 
-  pram_rslot <= word_of_par(s_par);
+  pram_rslot <= s_par;              -- P_* are RAM words
   parram : process (clk)
   begin
     if rising_edge(clk) then
@@ -598,6 +552,8 @@ begin
           -- in the clock ready is high the master still holds valid for the
           -- access just finished: starting another here would repeat it
           if reg_valid = '1' and ready = '0' and stamp_lock = '0' then
+            -- (the access's word; reg_addr is held until ready, so DEC
+            -- uses tslot, not a second path from reg_addr)
             tslot <= to_integer(unsigned(reg_addr(8 downto 2)));
             badf <= '0'; rd_bad <= '0'; eff_cmd <= '0'; cont <= C_END;
             st <= DEC;
@@ -606,7 +562,7 @@ begin
           elsif s_cnt_req = '1' and s_cnt_ack = '0' then
             -- the servo's counters live in the RAM; it writes them back here
             -- and its results (one word each)
-            wr(word_of_par(s_cnt_sel), X_CNT); s_cnt_ack <= '1';
+            wr(s_cnt_sel, X_CNT); s_cnt_ack <= '1';
             if s_cnt_sel = P_STAMP_LO then
               stamp_lock <= '1';
             end if;
@@ -653,34 +609,34 @@ begin
                   if unsigned(reg_wdata(31 downto 8)) /= 0 or reg_wdata(7 downto 0) = x"00" then
                     badf <= '1'; st <= ENDS;      -- out of 1..255: refused
                   else
-                    wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
+                    wr(tslot, X_WDATA); st <= FIN;
                   end if;
                 when WO_PPSCTRL =>
                   if reg_wdata(1 downto 0) = "11" then
                     badf <= '1'; st <= ENDS;      -- undefined mode: refused
                   else
                     pps_ctrl <= reg_wdata(2 downto 0);
-                    wr(tslot_of(reg_addr), X_WDATA); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
+                    wr(tslot, X_WDATA); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
                   end if;
                 when WO_INTERVAL =>
                   -- d < 2 or d >= 2^31, without a carry chain on the write data
                   if reg_wdata(30 downto 1) = (30 downto 1 => '0') or reg_wdata(31) = '1' then
                     badf <= '1'; st <= ENDS;
                   else
-                    wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
+                    wr(tslot, X_WDATA); st <= FIN;
                   end if;
                 when WO_PPSMW =>
-                  wr(tslot_of(reg_addr), X_WDATA); send(M_PPS_MINW, M_PPS_MINW, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_PPS_MINW, M_PPS_MINW, '0'); st <= PICK;
                 when WO_EVCTRL =>
-                  wr(tslot_of(reg_addr), X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
                 when WO_EVMW =>
-                  wr(tslot_of(reg_addr), X_WDATA); send(M_EV_MINW, M_EV_MINW, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_EV_MINW, M_EV_MINW, '0'); st <= PICK;
                 when WO_POCTRL =>
-                  wr(tslot_of(reg_addr), X_WDATA);
+                  wr(tslot, X_WDATA);
                   send(M_PO_LO, M_PO_ARM, '0');
                   st <= PICK;
                 when WO_PLAIN =>
-                  wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
+                  wr(tslot, X_WDATA); st <= FIN;
                 when others =>
                   badf <= '1'; st <= ENDS;
               end case;
@@ -701,7 +657,7 @@ begin
                 when RO_EFF =>
                   rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
                 when RO_STATUS =>
-                  wr(tslot_of(reg_addr), X_STATUS); st <= RD;
+                  wr(tslot, X_STATUS); st <= RD;
                 when RO_STAMP =>
                   -- copy the servo's last stamp, both words (the servo
                   -- writes them only while no access runs: consistent)
@@ -710,7 +666,7 @@ begin
                   -- the servo's gap drops + the filter's drops (both RAM)
                   rslot <= SL_FILT; st <= G1;
                 when RO_PLAIN =>
-                  rslot <= tslot_of(reg_addr); st <= FIN;
+                  rslot <= tslot; st <= FIN;
                 when others =>
                   badf <= '1'; tslot <= SL_ZERO; st <= ENDS;
               end case;
