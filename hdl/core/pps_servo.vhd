@@ -214,6 +214,10 @@ architecture rtl of pps_servo is
   signal again, mbit : std_logic;
   signal is_op, act, sr_load, glitch : std_logic;
   signal st_addr : natural range 0 to 255;   -- the RAM word of the next remainder bit
+  -- the next remainder bit, registered: picked from the RAM word (read a
+  -- clock ahead) in the clock before the round's first T_SUM, so the
+  -- 16:1 selection is not in front of the adder's carry chain
+  signal sbit : std_logic := '0';
   signal bit0, shin : std_logic;
   signal a, b : unsigned(15 downto 0);
   signal s18 : unsigned(17 downto 0);
@@ -366,7 +370,7 @@ begin
   -- the bit shifted into 2r: the stamp's next bit (remainder), the
   -- interval's lowest bit (fold), 0 (multiply); then the word below's top bit
   st_addr <= st_lo(not sp) * 4 + to_integer(cnt(5 downto 5)) * 4 + to_integer(cnt(4 downto 4));
-  bit0 <= ram_q(to_integer(cnt(3 downto 0))) when seq = MODS else
+  bit0 <= sbit when seq = MODS else
           par_q(0) when seq = FOLD1 else
           '0';
   shin <= bit0 when wd = 0 else rhb;
@@ -407,7 +411,7 @@ begin
   ram_we <= '1' when is_op = '1' and tk = T_WR and c_we = '1' else '0';
   ram_wa <= c_ws * 4 + to_integer(wd);
   -- (MODS reads the stamp word that holds the next remainder bit)
-  ram_ra <= st_addr when seq = MODS else
+  ram_ra <= st_addr when seq = MODS or seq = M0 else
             d_rs * 4 when tk = T_ADDR or again = '1' else c_rs * 4 + to_integer(wd + 1);
   wram_p : process (clk)
   begin
@@ -628,6 +632,8 @@ begin
             pend      <= (others => '0');
             if mode = "10" then
               ret <= M0;
+              -- the remainder's first bit (63): its word is read from M0 on
+              cnt <= (others => '1');
             end if;
           else
             inc_sel <= P_GAPS; ret <= IDLE; seq <= INC;
@@ -791,6 +797,7 @@ begin
       if seq = FOLD2 and act = '1' then
         err_neg <= r(31);
       end if;
+      sbit <= ram_q(to_integer(cnt(3 downto 0)));
       if seq = LOADK and act = '1' then
         l <= unsigned(par_q(23 downto 8));
       elsif seq = MULT and act = '1' then
