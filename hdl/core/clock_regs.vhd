@@ -527,6 +527,17 @@ begin
         sv_stamp <= '1';        -- the stamp's words are in: the servo may read them
       end if;
     end procedure;
+    -- a word from the servo's result port into its RAM word
+    procedure take_cnt is
+    begin
+      wr(s_cnt_sel, X_CNT); s_cnt_ack <= '1';
+      if s_cnt_sel = P_STAMP_LO then
+        stamp_lock <= '1';
+      end if;
+      if s_cnt_sel = P_STAMP_HI then
+        stamp_lock <= '0'; stamp_new <= '1';
+      end if;
+    end procedure;
   begin
     if rising_edge(clk) then
       w_en <= '0'; w_aen <= '0'; w_cin <= '0'; w_cy <= '0'; w_m8 <= '0'; w_sat <= '0';
@@ -562,13 +573,7 @@ begin
           elsif s_cnt_req = '1' and s_cnt_ack = '0' then
             -- the servo's counters live in the RAM; it writes them back here
             -- and its results (one word each)
-            wr(s_cnt_sel, X_CNT); s_cnt_ack <= '1';
-            if s_cnt_sel = P_STAMP_LO then
-              stamp_lock <= '1';
-            end if;
-            if s_cnt_sel = P_STAMP_HI then
-              stamp_lock <= '0'; stamp_new <= '1';
-            end if;
+            take_cnt;
           elsif (s_step_req = '1' or s_freq_req = '1') and s_ack = '0' then
             -- (in the clock the ack is out, the servo still shows the request
             -- just served: taking it again would step twice)
@@ -739,6 +744,12 @@ begin
             if resp(35 downto 32) = wait_d then
               st <= RD;
             end if;
+          elsif s_cnt_req = '1' and s_cnt_ack = '0' then
+            -- the servo's words are taken here too: with a stamp waiting
+            -- (stamp_busy) the servo may first have to hand a word over
+            -- (the last stamp, a holdover frequency) before it reads the
+            -- stamp and lets this access's answer in
+            take_cnt;
           end if;
 
         -- end of an access: count a bad one, then return the word
