@@ -9,6 +9,7 @@
 -- of one answer are sent back to back, the last one completes it.
 library ieee;
 use ieee.std_logic_1164.all;
+use work.synpcix_regs_pkg.all;
 
 package clock_msg_pkg is
   constant MSG_W : natural := 37;
@@ -59,36 +60,54 @@ package clock_msg_pkg is
   constant D_PPS_HI     : dest_t := "1101";
   constant D_PPS_FILT   : dest_t := "1110";
 
+  -- The register file's own RAM words (clock_regs): no register may sit
+  -- there (0x180..0x1A4 are outside every block of the clock core's map);
+  -- reads of them are undefined accesses.
+  constant SL_FIRST_OWN : natural := 16#180# / 4;
+  constant SL_CMD     : natural := SL_FIRST_OWN;      -- the command word
+  constant SL_STEP_LO : natural := SL_FIRST_OWN + 1;  -- the servo's phase step
+  constant SL_STEP_HI : natural := SL_FIRST_OWN + 2;
+  constant SL_GAP     : natural := SL_FIRST_OWN + 4;  -- the servo's gap glitches
+  constant SL_STLO    : natural := SL_FIRST_OWN + 5;  -- the servo's last accepted
+  constant SL_STHI    : natural := SL_FIRST_OWN + 6;  -- stamp (copied on a read)
+  constant SL_PPS_LO  : natural := SL_FIRST_OWN + 7;  -- the PPS stamp as it came
+  constant SL_PPS_HI  : natural := SL_FIRST_OWN + 8;  -- (read by the servo)
+  constant SL_FILT    : natural := SL_FIRST_OWN + 9;  -- the filter's glitch count
+  constant SL_LAST_OWN  : natural := SL_FILT;
+
   -- PPS servo parameters, read by pps_servo from the register RAM (a copy
-  -- with its own read port, in clock_regs) when its sequencer needs them
-  subtype par_t is natural range 0 to 31;
-  constant P_INTERVAL : par_t := 0;
-  constant P_KP       : par_t := 1;
-  constant P_KI       : par_t := 2;
-  constant P_KF       : par_t := 3;
-  constant P_LOCK     : par_t := 4;   -- lock_thresh_ns
-  constant P_REJ      : par_t := 5;   -- reject_thresh_ns
-  constant P_STEP     : par_t := 6;   -- step_thresh_ns
-  constant P_LOSS     : par_t := 7;   -- loss_us
-  constant P_GAP      : par_t := 8;   -- min_gap_ns
-  constant P_LCNT     : par_t := 9;   -- lock_count
+  -- with its own read port, in clock_regs) when its sequencer needs them.
+  -- Each P_* is the RAM word itself (register byte address / 4, or a word
+  -- of the register file's own above), so neither the servo's parameter
+  -- reads nor its write-backs go through a decode (session 6).
+  subtype par_t is natural range 0 to 127;
+  constant P_INTERVAL : par_t := REG_PPS_INTERVAL_NS / 4;
+  constant P_KP       : par_t := REG_PPS_KP / 4;
+  constant P_KI       : par_t := REG_PPS_KI / 4;
+  constant P_KF       : par_t := REG_PPS_KF / 4;
+  constant P_LOCK     : par_t := REG_PPS_LOCK_THRESH_NS / 4;
+  constant P_REJ      : par_t := REG_PPS_REJECT_THRESH_NS / 4;
+  constant P_STEP     : par_t := REG_PPS_STEP_THRESH_NS / 4;
+  constant P_LOSS     : par_t := REG_PPS_LOSS_US / 4;
+  constant P_GAP      : par_t := REG_PPS_MIN_GAP_NS / 4;
+  constant P_LCNT     : par_t := REG_PPS_LOCK_COUNT / 4;
   -- event counters the servo keeps in the register RAM (read, add one
   -- on its adder, write back through cnt_req/cnt_ack)
-  constant P_EDGES    : par_t := 10;
-  constant P_REJECTS  : par_t := 11;
-  constant P_LOSSES   : par_t := 12;
-  constant P_STEPS    : par_t := 13;
-  constant P_GAPS     : par_t := 14;  -- edges dropped by the minimum gap
+  constant P_EDGES    : par_t := REG_PPS_EDGES / 4;
+  constant P_REJECTS  : par_t := REG_PPS_REJECTS / 4;
+  constant P_LOSSES   : par_t := REG_PPS_LOSSES / 4;
+  constant P_STEPS    : par_t := REG_PPS_STEPS / 4;
+  constant P_GAPS     : par_t := SL_GAP;  -- edges dropped by the minimum gap
   -- the PPS stamp as the register file wrote it from the answer (read)
-  constant P_PPS_LO   : par_t := 21;
-  constant P_PPS_HI   : par_t := 22;
+  constant P_PPS_LO   : par_t := SL_PPS_LO;
+  constant P_PPS_HI   : par_t := SL_PPS_HI;
   -- results the servo hands to the register RAM through the same port
   -- (cnt_req/cnt_sel/cnt_val: one 32-bit word at a time, from its adder's
   -- accumulator), so it keeps no output registers for them
-  constant P_OFFSET   : par_t := 16;  -- pps.offset_ns
-  constant P_FREQ     : par_t := 17;  -- pps.freq_adj (before freq_req)
-  constant P_STEP_LO  : par_t := 18;  -- the phase step, bits 31..0 (before
-                                      -- step_req; the step is its sign extension)
-  constant P_STAMP_LO : par_t := 19;  -- the accepted stamp, low word, then
-  constant P_STAMP_HI : par_t := 20;  -- its high word (the pair is atomic)
+  constant P_OFFSET   : par_t := REG_PPS_OFFSET_NS / 4;  -- pps.offset_ns
+  constant P_FREQ     : par_t := REG_PPS_FREQ_ADJ / 4;   -- pps.freq_adj (before freq_req)
+  constant P_STEP_LO  : par_t := SL_STEP_LO;  -- the phase step, bits 31..0, then
+  constant P_STEP_HI  : par_t := SL_STEP_HI;  -- bits 63..32 (its sign), before step_req
+  constant P_STAMP_LO : par_t := SL_STLO;  -- the accepted stamp, low word, then
+  constant P_STAMP_HI : par_t := SL_STHI;  -- its high word (the pair is atomic)
 end package;

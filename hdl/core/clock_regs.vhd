@@ -150,20 +150,7 @@ architecture rtl of clock_regs is
       when others => return x"00000000";
     end case;
   end function;
-  -- the sequencer's own RAM words: no register may sit there (0x180..0x1A4
-  -- are outside every block of the clock core's map); reads of them are
-  -- undefined accesses
-  constant SL_FIRST_OWN : natural := 16#180# / 4;
-  constant SL_CMD     : natural := SL_FIRST_OWN;      -- the command word
-  constant SL_STEP_LO : natural := SL_FIRST_OWN + 1;  -- the servo's phase step
-  constant SL_STEP_HI : natural := SL_FIRST_OWN + 2;
-  constant SL_GAP     : natural := SL_FIRST_OWN + 4;  -- the servo's gap glitches
-  constant SL_STLO    : natural := SL_FIRST_OWN + 5;  -- the servo's last accepted
-  constant SL_STHI    : natural := SL_FIRST_OWN + 6;  -- stamp (copied on a read)
-  constant SL_PPS_LO  : natural := SL_FIRST_OWN + 7;  -- the PPS stamp as it came
-  constant SL_PPS_HI  : natural := SL_FIRST_OWN + 8;  -- (read by the servo)
-  constant SL_FILT    : natural := SL_FIRST_OWN + 9;  -- the filter's glitch count
-  constant SL_LAST_OWN  : natural := SL_FILT;
+  -- the sequencer's own RAM words (SL_*): clock_msg_pkg
 
   -- the RAM word an answer word goes to
   function slot_of_dest (d : std_logic_vector(3 downto 0)) return natural is
@@ -183,39 +170,7 @@ architecture rtl of clock_regs is
     end case;
   end function;
 
-  -- the RAM word of a servo parameter, counter or result
-  function word_of_par (p : natural) return natural is
-  begin
-    case p is
-      when P_INTERVAL => return REG_PPS_INTERVAL_NS / 4;
-      when P_KP => return REG_PPS_KP / 4;
-      when P_KI => return REG_PPS_KI / 4;
-      when P_KF => return REG_PPS_KF / 4;
-      when P_LOCK => return REG_PPS_LOCK_THRESH_NS / 4;
-      when P_REJ => return REG_PPS_REJECT_THRESH_NS / 4;
-      when P_STEP => return REG_PPS_STEP_THRESH_NS / 4;
-      when P_LOSS => return REG_PPS_LOSS_US / 4;
-      when P_GAP => return REG_PPS_MIN_GAP_NS / 4;
-      when P_EDGES => return REG_PPS_EDGES / 4;
-      when P_REJECTS => return REG_PPS_REJECTS / 4;
-      when P_LOSSES => return REG_PPS_LOSSES / 4;
-      when P_STEPS => return REG_PPS_STEPS / 4;
-      when P_GAPS => return SL_GAP;
-      when P_OFFSET => return REG_PPS_OFFSET_NS / 4;
-      when P_FREQ => return REG_PPS_FREQ_ADJ / 4;
-      when P_STEP_LO => return SL_STEP_LO;
-      when P_STAMP_LO => return SL_STLO;
-      when P_STAMP_HI => return SL_STHI;
-      when P_PPS_LO => return SL_PPS_LO;
-      when P_PPS_HI => return SL_PPS_HI;
-      when others => return REG_PPS_LOCK_COUNT / 4;
-    end case;
-  end function;
 
-  function tslot_of (a : std_logic_vector(11 downto 2)) return natural is
-  begin
-    return to_integer(unsigned(a(8 downto 2)));
-  end function;
 
   -- read-only words that are plain RAM reads: constants, the second words
   -- of the snapshot and event answers, the latched PPS stamp high word and
@@ -334,7 +289,7 @@ architecture rtl of clock_regs is
     return r;
   end function;
   constant DEC_ROM : dec_rom_t := dec_table;
-  signal dec_q : dec_t := (others => '0');
+  signal dec_q : dec_t;      -- no initial value: see ram_q
   signal wop, rop : natural range 0 to 15;
   signal out_of_win : std_logic;
 
@@ -354,13 +309,29 @@ architecture rtl of clock_regs is
   end function;
   signal regs_nrw : ram_t := defaults;
   -- the same words again, read by the PPS servo for its parameters (a
-  -- second block RAM with the same writes: iCE40 RAMs have one read port)
+  -- second block RAM with the same writes: iCE40 RAMs have one read port).
+  -- _nrw (session 6; the read-first bypass Yosys built for it was 32 LUTs
+  -- and 32 flip-flops): the word read in a clock that writes it is
+  -- undefined. The servo uses par_q only from the clock after it names a
+  -- word, in an operation that reads it over two clocks (low half, high
+  -- half); the words the register file writes on its own are the PPS
+  -- stamp (not while the servo reads it: stamp_busy) and the servo's
+  -- results and counters (only while the servo waits for cnt_ack, reading
+  -- nothing). What is left is software writing a servo parameter in the
+  -- very clock the servo reads it: that read was torn (one half old, one
+  -- half new) with the bypass too, so an edge that meets it was off either
+  -- way (a 1-2 clock window per edge, ~1 in 10^7 of the time).
   type pram_t is array (127 downto 0) of word;
-  signal pram : pram_t;
+  signal pram_nrw : pram_t;
   signal s_par : par_t;
   signal pram_rslot : natural range 0 to 127;
-  signal pram_q : word := (others => '0');
-  signal ram_q : word := (others => '0');
+  -- The RAMs' read registers (pram_q, ram_q, dec_q) have no initial
+  -- value on purpose: a block RAM's output register has none, and Yosys
+  -- emulated the VHDL one with a power-up flip-flop gating every output
+  -- bit (32 LUTs per 32-bit port, measured, session 6). Every use is
+  -- clocks after reset (the 129-clock INIT copy reads the RAM first).
+  signal pram_q : word;
+  signal ram_q : word;
   signal rslot : natural range 0 to 255 := 0;
 
   constant SL_ZERO    : natural := REG_CLOCK_CTRL / 4;  -- never written
@@ -409,7 +380,7 @@ architecture rtl of clock_regs is
 
   -- the sequencer
   type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
-                E1, E2, E3, CMDW, G1, G2, ST1, ST2, STL2, STL3);
+                E1, E2, E3, CMDW, G1, G2, STL2, STL3);
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
@@ -442,6 +413,10 @@ architecture rtl of clock_regs is
   signal s_cnt_val : word;
   signal s_cnt_ack : std_logic := '0';
   signal stamp_valid : std_logic;
+  -- the servo reads the PPS stamp's two words (SL_PPS_LO/HI) from its
+  -- copy of the RAM: no answer word is taken until it has (a new PPS
+  -- answer would overwrite them; it waits in the crossing, < 30 clocks)
+  signal s_stamp_busy : std_logic;
 
 begin
   assert PPS_STATUS_STATE_LSB = 0 and PPS_STATUS_STATE_WIDTH = 2 and
@@ -466,7 +441,7 @@ begin
     port map (
       clk => clk, rst => rst, mode => pps_ctrl(1 downto 0),
       par => s_par, par_q => pram_q,
-      stamp_valid => stamp_valid, us_tick => us_tick,
+      stamp_valid => stamp_valid, stamp_busy => s_stamp_busy, us_tick => us_tick,
       accepted => open, step_req => s_step_req,
       freq_req => s_freq_req, req_ack => s_ack,
       state => s_state, present => s_present,
@@ -486,8 +461,10 @@ begin
     reg_wdata and wmask when X_WDATA,
     -- a RAM word as it was read (copies; the adder's second operand)
     ram_q when X_RAMQ,
-    -- the sign of the adder's source operand (the word taken a clock ago)
-    (31 downto 0 => b_r(31)) when X_SEXT,
+    -- the sign of the adder's source operand (the word taken a clock ago),
+    -- 8 bits: only eff_period_ns (8 bits) is a sign extension (the servo
+    -- hands the step's high word over itself since session 6)
+    x"000000" & (7 downto 0 => b_r(31)) when X_SEXT,
     s_cnt_val when X_CNT,
     resp(31 downto 0) when X_RESP,
     x"0000000" & stamp_new & s_present & s_state when X_STATUS,
@@ -498,8 +475,8 @@ begin
   -- without ram_q the word is the source itself (the same bits: no carry
   -- comes in then; this also keeps simulation's unknown bits bit by bit)
   wdata <= srcv when w_aen = '0' else
-           x"000000" & std_logic_vector(sum(7 downto 0)) when w_m8 = '1' else
-           std_logic_vector(sum(31 downto 0));
+           std_logic_vector(sum(31 downto 9)) & (sum(8) and not w_m8) &
+           std_logic_vector(sum(7 downto 0));
   ram_we <= w_en and not (w_sat and sum(32));
 
   regram : process (clk)
@@ -512,14 +489,14 @@ begin
     end if;
   end process;
 
-  pram_rslot <= word_of_par(s_par);
+  pram_rslot <= s_par;              -- P_* are RAM words
   parram : process (clk)
   begin
     if rising_edge(clk) then
       if ram_we = '1' then
-        pram(w_slot) <= wdata;
+        pram_nrw(w_slot) <= wdata;
       end if;
-      pram_q <= pram(pram_rslot);
+      pram_q <= pram_nrw(pram_rslot);
     end if;
   end process;
 
@@ -550,6 +527,17 @@ begin
         sv_stamp <= '1';        -- the stamp's words are in: the servo may read them
       end if;
     end procedure;
+    -- a word from the servo's result port into its RAM word
+    procedure take_cnt is
+    begin
+      wr(s_cnt_sel, X_CNT); s_cnt_ack <= '1';
+      if s_cnt_sel = P_STAMP_LO then
+        stamp_lock <= '1';
+      end if;
+      if s_cnt_sel = P_STAMP_HI then
+        stamp_lock <= '0'; stamp_new <= '1';
+      end if;
+    end procedure;
   begin
     if rising_edge(clk) then
       w_en <= '0'; w_aen <= '0'; w_cin <= '0'; w_cy <= '0'; w_m8 <= '0'; w_sat <= '0';
@@ -575,29 +563,25 @@ begin
           -- in the clock ready is high the master still holds valid for the
           -- access just finished: starting another here would repeat it
           if reg_valid = '1' and ready = '0' and stamp_lock = '0' then
+            -- (the access's word; reg_addr is held until ready, so DEC
+            -- uses tslot, not a second path from reg_addr)
             tslot <= to_integer(unsigned(reg_addr(8 downto 2)));
             badf <= '0'; rd_bad <= '0'; eff_cmd <= '0'; cont <= C_END;
             st <= DEC;
-          elsif resp_pend = '1' and take_r = '0' then
+          elsif resp_pend = '1' and take_r = '0' and s_stamp_busy = '0' then
             take_word;            -- a PPS answer (nothing else comes unasked)
           elsif s_cnt_req = '1' and s_cnt_ack = '0' then
             -- the servo's counters live in the RAM; it writes them back here
             -- and its results (one word each)
-            wr(word_of_par(s_cnt_sel), X_CNT); s_cnt_ack <= '1';
-            if s_cnt_sel = P_STAMP_LO then
-              stamp_lock <= '1';
-            end if;
-            if s_cnt_sel = P_STAMP_HI then
-              stamp_lock <= '0'; stamp_new <= '1';
-            end if;
+            take_cnt;
           elsif (s_step_req = '1' or s_freq_req = '1') and s_ack = '0' then
             -- (in the clock the ack is out, the servo still shows the request
             -- just served: taking it again would step twice)
             cont <= C_SERVO;
             if s_step_req = '1' then
-              -- the step's low word is in the RAM (P_STEP_LO); its high
+              -- the step's words are in the RAM (P_STEP_LO, P_STEP_HI)
               -- word is the sign extension
-              rslot <= SL_STEP_LO; servo_step <= '1'; cmd <= C_ADJUST; st <= ST1;
+              servo_step <= '1'; cmd <= C_ADJUST; st <= CMDW;
             else
               cmd <= C_PERIOD; eff_cmd <= '1';
               rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
@@ -630,34 +614,34 @@ begin
                   if unsigned(reg_wdata(31 downto 8)) /= 0 or reg_wdata(7 downto 0) = x"00" then
                     badf <= '1'; st <= ENDS;      -- out of 1..255: refused
                   else
-                    wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
+                    wr(tslot, X_WDATA); st <= FIN;
                   end if;
                 when WO_PPSCTRL =>
                   if reg_wdata(1 downto 0) = "11" then
                     badf <= '1'; st <= ENDS;      -- undefined mode: refused
                   else
                     pps_ctrl <= reg_wdata(2 downto 0);
-                    wr(tslot_of(reg_addr), X_WDATA); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
+                    wr(tslot, X_WDATA); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
                   end if;
                 when WO_INTERVAL =>
                   -- d < 2 or d >= 2^31, without a carry chain on the write data
                   if reg_wdata(30 downto 1) = (30 downto 1 => '0') or reg_wdata(31) = '1' then
                     badf <= '1'; st <= ENDS;
                   else
-                    wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
+                    wr(tslot, X_WDATA); st <= FIN;
                   end if;
                 when WO_PPSMW =>
-                  wr(tslot_of(reg_addr), X_WDATA); send(M_PPS_MINW, M_PPS_MINW, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_PPS_MINW, M_PPS_MINW, '0'); st <= PICK;
                 when WO_EVCTRL =>
-                  wr(tslot_of(reg_addr), X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
                 when WO_EVMW =>
-                  wr(tslot_of(reg_addr), X_WDATA); send(M_EV_MINW, M_EV_MINW, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_EV_MINW, M_EV_MINW, '0'); st <= PICK;
                 when WO_POCTRL =>
-                  wr(tslot_of(reg_addr), X_WDATA);
+                  wr(tslot, X_WDATA);
                   send(M_PO_LO, M_PO_ARM, '0');
                   st <= PICK;
                 when WO_PLAIN =>
-                  wr(tslot_of(reg_addr), X_WDATA); st <= FIN;
+                  wr(tslot, X_WDATA); st <= FIN;
                 when others =>
                   badf <= '1'; st <= ENDS;
               end case;
@@ -678,7 +662,7 @@ begin
                 when RO_EFF =>
                   rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
                 when RO_STATUS =>
-                  wr(tslot_of(reg_addr), X_STATUS); st <= RD;
+                  wr(tslot, X_STATUS); st <= RD;
                 when RO_STAMP =>
                   -- copy the servo's last stamp, both words (the servo
                   -- writes them only while no access runs: consistent)
@@ -687,7 +671,7 @@ begin
                   -- the servo's gap drops + the filter's drops (both RAM)
                   rslot <= SL_FILT; st <= G1;
                 when RO_PLAIN =>
-                  rslot <= tslot_of(reg_addr); st <= FIN;
+                  rslot <= tslot; st <= FIN;
                 when others =>
                   badf <= '1'; tslot <= SL_ZERO; st <= ENDS;
               end case;
@@ -706,10 +690,6 @@ begin
           wr(REG_CLOCK_EFF_PERIOD_NS / 4, X_SEXT, '1'); w_cy <= '1'; w_m8 <= '1';
           if eff_cmd = '1' then st <= CMDW; else st <= RD; end if;
 
-        when ST1 =>
-          w_src <= X_RAMQ; st <= ST2;    -- the step's low word into b_r
-        when ST2 =>
-          wr(SL_STEP_HI, X_SEXT); st <= CMDW;
         when CMDW =>
           wr(SL_CMD, X_CMD);
           if cmd = C_ADJUST then
@@ -759,11 +739,17 @@ begin
         -- the answer's words into the RAM as they come (a PPS answer's
         -- too), until the last word of the one this access asked for
         when WAITR =>
-          if resp_pend = '1' and take_r = '0' then
+          if resp_pend = '1' and take_r = '0' and s_stamp_busy = '0' then
             take_word;
             if resp(35 downto 32) = wait_d then
               st <= RD;
             end if;
+          elsif s_cnt_req = '1' and s_cnt_ack = '0' then
+            -- the servo's words are taken here too: with a stamp waiting
+            -- (stamp_busy) the servo may first have to hand a word over
+            -- (the last stamp, a holdover frequency) before it reads the
+            -- stamp and lets this access's answer in
+            take_cnt;
           end if;
 
         -- end of an access: count a bad one, then return the word

@@ -22,7 +22,8 @@
 -- step needs an overflow test other than the two saturations.
 -- B is one 16-bit word of a parameter (par_q, the register file's RAM), of
 -- the servo's own block RAM (wram: |err|, the integrator, us_since and the
--- last stamp's low half, written word by word from the adder) or 2^31 - 1.
+-- stamps, written word by word from the adder; 2^31 - 1 is a constant word
+-- of its contents).
 -- All per-edge arithmetic (gap test, 64-step remainder, fold, absolute
 -- value, threshold compares, gain multiplies, saturating sums, the PPS-loss
 -- test and its microsecond count, the counters edges/rejects/losses/steps/
@@ -46,8 +47,11 @@
 -- sequencer is idle and microsecond ticks are pending (pend, counted while
 -- an edge is worked on and added in one operation); a stamp that arrives
 -- meanwhile waits (stamp_valid is remembered). The stamp itself is read
--- from the register RAM (LDA..LDC, 32 bits per clock into sr) when the
--- servo starts on it: the register file writes a PPS answer's words there.
+-- from the register RAM (the register file writes a PPS answer's words
+-- there) by two operations, LH and G1, that copy it through the adder into
+-- the servo's own RAM (stamp_busy until then); the remainder reads its
+-- bits from there one 16-bit word at a time (session 6: the 64-bit stamp
+-- shift register and its two operand sources are gone).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -66,10 +70,13 @@ entity pps_servo is
     -- a PPS stamp is in the register RAM (words P_PPS_LO, P_PPS_HI, read
     -- through par/par_q when the servo starts on it)
     stamp_valid   : in  std_logic;
+    -- the servo is about to read (or is reading) those two words: the
+    -- register file must not overwrite them with the next PPS answer
+    stamp_busy    : out std_logic;
     us_tick       : in  std_logic;
     accepted      : out std_logic;                      -- strobe: stamp kept
-    -- requests to the timebase; held until ack. The step (P_STEP_LO,
-    -- sign-extended to 64 bits) and the frequency (P_FREQ) have been handed
+    -- requests to the timebase; held until ack. The step (P_STEP_LO, then
+    -- P_STEP_HI: its sign) and the frequency (P_FREQ) have been handed
     -- over on the result port before the request rises.
     step_req      : out std_logic;
     freq_req      : out std_logic;
@@ -78,7 +85,8 @@ entity pps_servo is
     present       : out std_logic;
     -- result port: cnt_val is the new value of word cnt_sel, held until
     -- cnt_ack: a counter (P_EDGES, P_REJECTS, P_LOSSES, P_STEPS, P_GAPS) or
-    -- a result (P_OFFSET, P_FREQ, P_STEP_LO, P_STAMP_LO then P_STAMP_HI).
+    -- a result (P_OFFSET, P_FREQ, P_STEP_LO then P_STEP_HI, P_STAMP_LO then
+    -- P_STAMP_HI).
     -- The servo keeps no copy of any of them.
     cnt_req       : out std_logic;
     cnt_sel       : out par_t;
@@ -93,7 +101,8 @@ architecture rtl of pps_servo is
   constant HOLDOVER : std_logic_vector(1 downto 0) := "11";
 
   -- Sequencer. Operations on the adder (8 clocks each):
-  --   G1    r := stamp_lo (kept in wram)  G2  r := r - last_lo (mod 2^32)
+  --   LH    stamp_hi into wram            G1  r := stamp_lo (into wram)
+  --   G2    r := r - last_lo (mod 2^32)
   --   G3    r - min_gap < 0? (gap glitch)
   --   INC   r := counter inc_sel + 1, then CNTW hands it back, continues at ret
   --   MODS  64 non-restoring remainder steps r := 2r + stamp bit -+ interval
@@ -101,7 +110,7 @@ architecture rtl of pps_servo is
   --   FOLD1 2r + interval(0) - interval >= 0?   FOLD2 r -= interval if so; err := r
   --   ABSE   r := |err|     CMP_S/CMP_L/CMP_R  r - step/lock/reject threshold
   --   LCNT  run+1 against lock_count (8-bit compare, no adder)
-  --   NEG   r := -err, the step
+  --   NEG   r := -err, the step        SGN  r := its sign (0 or all ones)
   --   LOADK the gain for the next multiply (ki, kp or kf)
   --   MULT  16 times r := 2r + mant bit * |err| (MSB first)
   --   SATP  r > 2^31 - 1: r := 2^31 - 1      ACC  r := integ -+ r
@@ -110,18 +119,39 @@ architecture rtl of pps_servo is
   --   HLD   r := integ, for freq_adj in holdover
   -- Other states take one clock: IDLE, CNTW, M0 (r := 0 before MODS),
   -- DECIDE (the state machine), RSHF (r >>= 1, shift times), WAIT_ACK.
-  type seq_t is (IDLE, LDA, LDB, LDC, G1, G2, G3, SL1, SH1, INC, CNTW, M0, MODS, MFIX, FOLD1,
-                 FOLD2, ABSE, CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, STPI, LOADK, MULT,
+  type seq_t is (IDLE, LH, G1, G2, G3, SL1, SH1, INC, CNTW, M0, MODS, MFIX, FOLD1,
+                 FOLD2, ABSE, CMP_S, CMP_L, CMP_R, LCNT, DECIDE, NEG, SGN, STPI, LOADK, MULT,
                  RSHF, SATP, ACC, SATA, FRQ, WAIT_ACK, LS1, LS2, HLD, HLD2);
-  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_SR, A_SRH, A_PEND);
-  type bsel_t is (B_ZERO, B_PAR, B_RAM, B_MAXP);
-  -- the servo's own word RAM: five 48-bit values, words 0..2 at slot * 4
+  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_PEND);
+  type bsel_t is (B_ZERO, B_PAR, B_RAM);
+  -- the servo's own word RAM: 48-bit values, words 0..2 at slot * 4
   constant S_AERR  : natural := 0;     -- |err|, the multiplicand
   constant S_INTEG : natural := 1;     -- the integrator (valid once integ_ok)
   constant S_US    : natural := 2;     -- us_since, 48 bits: never saturates
-  constant S_STAMP : natural := 3;     -- 3, 4: stamp_lo, ping-pong: the slot
-                                       -- not named by sp holds last_lo
-  type wram_t is array (0 to 255) of std_logic_vector(15 downto 0);
+  -- 2^31 - 1, the saturation bound: a constant of the RAM's contents
+  -- (bitstream), read as B_RAM, so the B operand has no constant source
+  constant S_MAXP  : natural := 3;
+  -- the stamp, ping-pong: pair p holds its low 32 bits in slot 4 + 2p and
+  -- its high 32 bits in slot 5 + 2p (word 2 of each is 0). The stamp under
+  -- work goes to pair sp; an accepted edge flips sp, so the pair not
+  -- named by sp holds the last accepted stamp (the gap test's last_lo, the
+  -- remainder's bits, the hand-over). The RAM is the only copy of the
+  -- stamp: the register RAM's words are read once, by LH and G1.
+  function st_lo (p : std_logic) return natural is
+  begin
+    if p = '1' then return 6; else return 4; end if;
+  end function;
+  function st_hi (p : std_logic) return natural is
+  begin
+    if p = '1' then return 7; else return 5; end if;
+  end function;
+  -- `downto`: GHDL writes a 255 - index subtractor for a `0 to` array.
+  -- The name ends in _nrw (hdl/boards/ghdl_verilog.sh: Yosys' no_rw_check,
+  -- no read-first bypass): no clock reads a word the same clock writes.
+  -- A write (T_WR, word wd of c_ws) meets a read of word wd + 1 of c_rs
+  -- or of the next operation's word 0 at T_ADDR/T_ACT (nothing written
+  -- then); MODS, which reads the stamp words, writes nothing.
+  type wram_t is array (255 downto 0) of std_logic_vector(15 downto 0);
   type tk_t is (T_ADDR, T_SUM, T_WR, T_ACT);
   -- which multiply: I (ki, then P follows), P (kp), F (kf after a step)
   type ph_t is (PH_I, PH_P, PH_F);
@@ -139,10 +169,13 @@ architecture rtl of pps_servo is
   signal err_neg : std_logic := '0';   -- the sign of err (its value went out as P_OFFSET)
   signal integ_ok : std_logic := '0';   -- the integrator in the RAM was written
   signal sp : std_logic := '0';         -- stamp slot the next stamp goes to
-  signal wram : wram_t;
+  signal wram_nrw : wram_t := (S_MAXP * 4 => x"FFFF", S_MAXP * 4 + 1 => x"7FFF",
+                               others => x"0000");
   signal ram_we : std_logic;
   signal ram_wa, ram_ra : natural range 0 to 255;
-  signal ram_q : std_logic_vector(15 downto 0) := (others => '0');
+  -- no initial value: a block RAM's read register has none (Yosys gated
+  -- the output with a power-up flip-flop to emulate one: 16 LUTs)
+  signal ram_q : std_logic_vector(15 downto 0);
   -- edges in a row within lock_thresh (LOCKING) or outside it (LOCKED):
   -- one counter, as each state uses one and the other restarts at 0 on entry
   signal run : unsigned(7 downto 0) := (others => '0');
@@ -153,14 +186,13 @@ architecture rtl of pps_servo is
   signal sreq, freq : std_logic := '0';
   -- after the step's counter: the frequency estimate (LOADK) or done
   signal k_after : std_logic := '0';
-  -- the accepted stamp (still in sr) is handed over when the edge's work
+  -- the accepted stamp (in the servo's RAM) is handed over when the edge's work
   -- is done (SL1, SH1 from IDLE or WAIT_ACK): not in front of the
   -- frequency request, and while the register file serves it
   signal st_out : std_logic := '0';
 
   -- datapath registers (no reset: every operation writes them before it
   -- reads them, and the sequencer state that orders that is reset)
-  signal sr   : unsigned(63 downto 0) := (others => '0');  -- stamp, rotated MSB first
   signal r    : unsigned(47 downto 0) := (others => '0');  -- accumulator, word 0 at 15..0
   signal l    : unsigned(15 downto 0) := (others => '0');  -- gain mantissa, MSB first
   signal cnt  : unsigned(5 downto 0) := (others => '0');
@@ -181,6 +213,11 @@ architecture rtl of pps_servo is
   signal r_sh : std_logic;              -- r(47..32) takes the shifted word, not the sum
   signal again, mbit : std_logic;
   signal is_op, act, sr_load, glitch : std_logic;
+  signal st_addr : natural range 0 to 255;   -- the RAM word of the next remainder bit
+  -- the next remainder bit, registered: picked from the RAM word (read a
+  -- clock ahead) in the clock before the round's first T_SUM, so the
+  -- 16:1 selection is not in front of the adder's carry chain
+  signal sbit : std_logic := '0';
   signal bit0, shin : std_logic;
   signal a, b : unsigned(15 downto 0);
   signal s18 : unsigned(17 downto 0);
@@ -200,18 +237,21 @@ begin
     d_ws   <= S_AERR;
     d_we   <= '0';
     case seq is
+      when LH =>
+        -- r := stamp_hi (the register RAM's word), into pair sp
+        d_asel <= A_ZERO; d_bsel <= B_PAR; d_we <= '1'; d_ws <= st_hi(sp);
       when G1 =>
-        -- r := stamp_lo, also kept in the RAM (the next edge's last_lo)
-        d_asel <= A_SR;
-        d_we <= '1';
-        if sp = '1' then d_ws <= S_STAMP + 1; else d_ws <= S_STAMP; end if;
+        -- r := stamp_lo, into pair sp (the next edge's last_lo)
+        d_asel <= A_ZERO; d_bsel <= B_PAR; d_we <= '1'; d_ws <= st_lo(sp);
       when SL1 =>
-        d_asel <= A_SR;        -- r := stamp_lo, for the result port
+        -- r := the accepted stamp's low, then high word, for the result
+        -- port (after the accept: its pair is the one sp does not name)
+        d_asel <= A_ZERO; d_bsel <= B_RAM; d_rs <= st_lo(not sp);
       when SH1 =>
-        d_asel <= A_SRH;       -- r := stamp_hi
+        d_asel <= A_ZERO; d_bsel <= B_RAM; d_rs <= st_hi(not sp);
       when G2 =>
         d_bsel <= B_RAM; d_bx <= '1'; d_cin <= '1'; d_m32 <= '1';
-        if sp = '1' then d_rs <= S_STAMP; else d_rs <= S_STAMP + 1; end if;
+        d_rs <= st_lo(not sp);
       when G3 | CMP_S | CMP_L | CMP_R | LS2 =>
         d_bsel <= B_PAR; d_bx <= '1'; d_cin <= '1'; d_wr <= '0';
       when INC =>
@@ -241,14 +281,20 @@ begin
         -- r := -err = |err| or -|err|
         d_asel <= A_ZERO; d_bsel <= B_RAM; d_rs <= S_AERR;
         d_bx <= not err_neg; d_cin <= not err_neg;
+      when SGN =>
+        -- r := 0 + (0 xor sign): the step's high word, 0 or all ones
+        -- (neg_f is still NEG's sign; CNTW leaves it); the register file
+        -- needs no sign-extension source for it
+        d_asel <= A_ZERO; d_bx <= neg_f;
       when MULT =>
         d_asel <= A_SH;
         if mbit = '1' then
           d_bsel <= B_RAM; d_rs <= S_AERR;
         end if;
       when SATP =>
+        d_rs <= S_MAXP;
         if r(47 downto 31) /= 0 then
-          d_asel <= A_ZERO; d_bsel <= B_MAXP;
+          d_asel <= A_ZERO; d_bsel <= B_RAM;
         end if;
       when ACC | HLD =>
         -- ACC: integ + (-y), y = sign(err) * product: integ - r when err >= 0
@@ -265,10 +311,11 @@ begin
       when SATA =>
         -- |integ -+ r| < 2^32: bits 47..32 are all sign, overflow is bit
         -- 31 differing from it; the negative bound is -(2^31 - 1)
+        d_rs <= S_MAXP;
         if r(47) = '0' and r(31) = '1' then
-          d_asel <= A_ZERO; d_bsel <= B_MAXP;
+          d_asel <= A_ZERO; d_bsel <= B_RAM;
         elsif r(47) = '1' and r(31) = '0' then
-          d_asel <= A_ZERO; d_bsel <= B_MAXP; d_bx <= '1'; d_cin <= '1';
+          d_asel <= A_ZERO; d_bsel <= B_RAM; d_bx <= '1'; d_cin <= '1';
         end if;
         d_ws <= S_INTEG;
         if ph /= PH_P then
@@ -286,16 +333,16 @@ begin
   end process;
 
   with seq select is_op <=
-    '0' when IDLE | LDA | LDB | LDC | CNTW | M0 | DECIDE | RSHF | WAIT_ACK | STPI | FRQ | HLD2,
+    '0' when IDLE | CNTW | M0 | DECIDE | RSHF | WAIT_ACK | STPI | FRQ | HLD2,
     '1' when others;
 
   -- the parameter each step reads
   parsel : process (all)
   begin
     case seq is
-      when LDA => par <= P_PPS_LO;
-      when LDB => par <= P_PPS_HI;
-      when G1 | G2 | G3 => par <= P_GAP;
+      when LH => par <= P_PPS_HI;
+      when G1 => par <= P_PPS_LO;
+      when G2 | G3 => par <= P_GAP;
       when CMP_S => par <= P_STEP;
       when CMP_L => par <= P_LOCK;
       when CMP_R => par <= P_REJ;
@@ -313,13 +360,17 @@ begin
   end process;
 
   -- MODS and MULT repeat without T_ADDR: their next round is decoded at
-  -- T_ACT, where the mantissa bit it uses is still one place down in l
-  again <= '1' when tk = T_ACT and (seq = MODS or seq = MULT) and cnt /= 0 else '0';
+  -- T_ACT, where the mantissa bit it uses is still one place down in l.
+  -- cnt counts the rounds down at each round's first T_SUM, so it names
+  -- the next round's bit from then on (the stamp word is read ahead) and
+  -- wraps to all ones after the last round.
+  again <= '1' when tk = T_ACT and (seq = MODS or seq = MULT) and cnt /= 63 else '0';
   mbit <= l(14) when tk = T_ACT else l(15);
 
   -- the bit shifted into 2r: the stamp's next bit (remainder), the
   -- interval's lowest bit (fold), 0 (multiply); then the word below's top bit
-  bit0 <= sr(63) when seq = MODS else
+  st_addr <= st_lo(not sp) * 4 + to_integer(cnt(5 downto 5)) * 4 + to_integer(cnt(4 downto 4));
+  bit0 <= sbit when seq = MODS else
           par_q(0) when seq = FOLD1 else
           '0';
   shin <= bit0 when wd = 0 else rhb;
@@ -330,14 +381,6 @@ begin
       when A_R => a <= r(15 downto 0);
       when A_SH => a <= r(14 downto 0) & shin;
       when A_NR => a <= not r(15 downto 0);
-      when A_SR =>
-        if wd = 0 then a <= sr(15 downto 0);
-        elsif wd = 1 then a <= sr(31 downto 16);
-        else a <= (others => '0'); end if;
-      when A_SRH =>
-        if wd = 0 then a <= sr(47 downto 32);
-        elsif wd = 1 then a <= sr(63 downto 48);
-        else a <= (others => '0'); end if;
       when A_PEND =>
         if wd = 0 then a <= x"00" & pend;
         else a <= (others => '0'); end if;
@@ -345,8 +388,8 @@ begin
     end case;
   end process;
 
-  -- word wd of the B operand: the RAM word (read a clock ahead), the
-  -- parameter (zero-extended) or 2^31 - 1
+  -- word wd of the B operand: the RAM word (read a clock ahead; 2^31 - 1
+  -- is one) or the parameter (zero-extended)
   bmux : process (all)
     variable v : unsigned(15 downto 0);
   begin
@@ -357,9 +400,6 @@ begin
       when B_PAR =>
         if wd = 0 then v := unsigned(par_q(15 downto 0));
         elsif wd = 1 then v := unsigned(par_q(31 downto 16)); end if;
-      when B_MAXP =>
-        if wd = 0 then v := x"FFFF";
-        elsif wd = 1 then v := x"7FFF"; end if;
       when others =>
         null;
     end case;
@@ -370,14 +410,16 @@ begin
   -- before the word's T_SUM (at T_ADDR for word 0, at T_WR for the next)
   ram_we <= '1' when is_op = '1' and tk = T_WR and c_we = '1' else '0';
   ram_wa <= c_ws * 4 + to_integer(wd);
-  ram_ra <= d_rs * 4 when tk = T_ADDR or again = '1' else c_rs * 4 + to_integer(wd + 1);
+  -- (MODS reads the stamp word that holds the next remainder bit)
+  ram_ra <= st_addr when seq = MODS or seq = M0 else
+            d_rs * 4 when tk = T_ADDR or again = '1' else c_rs * 4 + to_integer(wd + 1);
   wram_p : process (clk)
   begin
     if rising_edge(clk) then
       if ram_we = '1' then
-        wram(ram_wa) <= std_logic_vector(sum_r(15 downto 0));
+        wram_nrw(ram_wa) <= std_logic_vector(sum_r(15 downto 0));
       end if;
-      ram_q <= wram(ram_ra);
+      ram_q <= wram_nrw(ram_ra);
     end if;
   end process;
 
@@ -430,6 +472,9 @@ begin
             end if;
             rhb <= r(15);
             tk <= T_WR;
+            if wd = 0 and (seq = MODS or seq = MULT) then
+              cnt <= cnt - 1;
+            end if;
           when T_WR =>
             cy <= sum_r(16);
             neg_f <= sum_r(15);
@@ -459,7 +504,7 @@ begin
           seq <= SL1;
         elsif sv_pend = '1' then
           sv_pend <= '0';
-          seq <= LDA;
+          seq <= LH;
         elsif pend /= 0 and pres = '1' then
           seq <= LS1;
         end if;
@@ -478,13 +523,6 @@ begin
           creq <= '0';
           seq <= ret;
         end if;
-
-      elsif seq = LDA then
-        seq <= LDB;
-      elsif seq = LDB then
-        seq <= LDC;
-      elsif seq = LDC then
-        seq <= G1;
 
       elsif seq = STPI then
         -- the step's low word is in the register RAM: request it, count it
@@ -577,6 +615,7 @@ begin
 
       elsif is_op = '1' and tk = T_ACT then
       case seq is
+        when LH => seq <= G1;
         when G1 => seq <= G2;
         when G2 => seq <= G3;
         when G3 =>
@@ -593,6 +632,8 @@ begin
             pend      <= (others => '0');
             if mode = "10" then
               ret <= M0;
+              -- the remainder's first bit (63): its word is read from M0 on
+              cnt <= (others => '1');
             end if;
           else
             inc_sel <= P_GAPS; ret <= IDLE; seq <= INC;
@@ -607,8 +648,7 @@ begin
           seq  <= CNTW;
 
         when MODS =>
-          cnt <= cnt - 1;
-          if cnt = 0 then
+          if cnt = 63 then
             seq <= MFIX;
           end if;
         when MFIX =>
@@ -641,7 +681,9 @@ begin
 
         when NEG =>
           -- r = the step, to the register RAM first; STPI requests it
-          inc_sel <= P_STEP_LO; creq <= '1'; ret <= STPI; seq <= CNTW;
+          inc_sel <= P_STEP_LO; creq <= '1'; ret <= SGN; seq <= CNTW;
+        when SGN =>
+          inc_sel <= P_STEP_HI; creq <= '1'; ret <= STPI; seq <= CNTW;
 
         when LOADK =>
           shc <= unsigned(par_q(4 downto 0));
@@ -649,8 +691,7 @@ begin
           seq <= MULT;
         -- r = |err| * mant, one mantissa bit (MSB first) per operation
         when MULT =>
-          cnt <= cnt - 1;
-          if cnt = 0 then
+          if cnt = 63 then
             if shc = 0 then
               seq <= SATP;
             else
@@ -696,7 +737,7 @@ begin
       end case;
       end if;
 
-      if mode /= "10" and (seq = IDLE or seq = G1 or seq = G2 or seq = G3 or
+      if mode /= "10" and (seq = IDLE or seq = LH or seq = G1 or seq = G2 or seq = G3 or
                            seq = LS1 or seq = LS2) then
         st <= FREERUN;
         prev_step <= '0';
@@ -753,14 +794,10 @@ begin
   loads : process (clk)
   begin
     if rising_edge(clk) then
-      if seq = LDB or seq = LDC then
-        sr <= unsigned(par_q) & sr(63 downto 32);   -- low word, then high word
-      elsif seq = MODS and act = '1' then
-        sr <= sr(62 downto 0) & sr(63);   -- 64 rotations give it back whole
-      end if;
       if seq = FOLD2 and act = '1' then
         err_neg <= r(31);
       end if;
+      sbit <= ram_q(to_integer(cnt(3 downto 0)));
       if seq = LOADK and act = '1' then
         l <= unsigned(par_q(23 downto 8));
       elsif seq = MULT and act = '1' then
@@ -769,6 +806,7 @@ begin
     end if;
   end process;
 
+  stamp_busy <= '1' when sv_pend = '1' or seq = LH or seq = G1 else '0';
   step_req <= sreq;
   freq_req <= freq and not sreq;
   state    <= st;

@@ -105,6 +105,22 @@ begin
     clocks(3);
     expect('1', 0, 11, 5000);            -- seq 9 and 10 were the lost ones
 
+    -- the count saturates at 65535 (16 bits): keep the FIFO full and lose
+    -- edges on both inputs until it must have passed the top
+    for k in 0 to 3 loop
+      edges("10", 7000 + k);
+      clocks(3);
+    end loop;
+    for k in 1 to 33000 loop
+      edges("11", 8000);
+      clocks(3);
+    end loop;
+    clocks(2);
+    check(overflows = 65535, "overflows saturate at 65535: " & integer'image(to_integer(overflows)));
+    edges("11", 9000);
+    clocks(3);
+    check(overflows = 65535, "overflows stay at 65535: " & integer'image(to_integer(overflows)));
+
     if errs = 0 then
       report "tb_event_fifo: PASS";
     else

@@ -27,7 +27,7 @@ architecture sim of tb_pps_servo is
   signal state : std_logic_vector(1 downto 0);
   -- the counters and results the servo keeps in the register RAM, modelled here
   signal rejects, losses, steps, edges, gap_glitches : unsigned(31 downto 0) := (others => '0');
-  signal freq_adj, offset_ns, step_lo : signed(31 downto 0) := (others => '0');
+  signal freq_adj, offset_ns, step_lo, step_hi : signed(31 downto 0) := (others => '0');
   signal stamp_lo, stamp_hi : unsigned(31 downto 0) := (others => '0');
   signal stamp_half : boolean := false;   -- P_STAMP_LO written, P_STAMP_HI not yet
   signal cnt_req, cnt_ack : std_logic := '0';
@@ -74,7 +74,7 @@ begin
         edges <= (others => '0'); rejects <= (others => '0');
         losses <= (others => '0'); steps <= (others => '0');
         gap_glitches <= (others => '0'); freq_adj <= (others => '0');
-        offset_ns <= (others => '0'); step_lo <= (others => '0');
+        offset_ns <= (others => '0'); step_lo <= (others => '0'); step_hi <= (others => '0');
         stamp_lo <= (others => '0'); stamp_hi <= (others => '0');
         stamp_half <= false;
       elsif cnt_req = '1' and cnt_ack = '0' then
@@ -95,6 +95,7 @@ begin
           when P_OFFSET => offset_ns <= signed(cnt_val);
           when P_FREQ => freq_adj <= signed(cnt_val);
           when P_STEP_LO => step_lo <= signed(cnt_val);
+          when P_STEP_HI => step_hi <= signed(cnt_val);
           when P_STAMP_LO => stamp_lo <= unsigned(cnt_val);
           when P_STAMP_HI => stamp_hi <= unsigned(cnt_val);
           when others => report "FAIL: write-back to an unknown word" severity error;
@@ -182,7 +183,11 @@ begin
         wait until rising_edge(clk);
         req_ack <= '0';
         if step_req = '1' and req_ack = '0' then
-          -- the step is the sign extension of its low word
+          -- the step's two words: |step| < 2^31, so the high word is the
+          -- sign of the low one (the timebase adds all 64 bits)
+          assert step_hi = (31 downto 0 => step_lo(31))
+            report "FAIL: step high word " & to_hstring(step_hi) & " for low word " &
+                   to_hstring(step_lo) severity error;
           card := card + real(to_integer(step_lo));
           req_ack <= '1';
         elsif freq_req = '1' and req_ack = '0' then
