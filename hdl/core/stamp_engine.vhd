@@ -261,6 +261,8 @@ architecture rtl of stamp_engine is
   -- an earlier pass set, so rpos <= cmark, pmark and "before" is exact
   signal pmark      : unsigned(FIFO_LOG2 downto 0);
   signal head_ccand : std_logic;   -- head is before cmark
+  signal rpos1      : unsigned(FIFO_LOG2 downto 0);
+  signal mark_live  : std_logic;
 
   -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
   function before (p, m : unsigned) return boolean is
@@ -277,28 +279,34 @@ architecture rtl of stamp_engine is
                                                -- the last cause read
   -- the slot's row
   signal en, cause_en : std_logic;
-  -- ring base: the high word in flip-flops; the low word is read from the
-  -- row onto the RAM output in every state that leads to an address
-  -- computation (S_PLAN0, S_CHK), so it costs neither flip-flops nor clocks.
-  -- An entry whose address carries into the high word (a ring across a
-  -- 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
+  -- ring base: the high word in flip-flops; the low word only as part of
+  -- eaddr. An entry whose address carries into the high word (a ring across
+  -- a 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
   signal base_hi : unsigned(31 downto 0);
-  signal alo     : unsigned(30 downto 0);      -- low word + offset, carry
   signal count   : unsigned(15 downto 0);
   signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
   signal idx     : unsigned(15 downto 0);
-  signal eoff    : unsigned(23 downto 0);      -- idx * sw
-  -- one adder on eoff for the multiplier step (S_MUL) and the next entry
-  -- (S_WRITE); the entry address has its own (eoff + field offset): it is
-  -- on bus_clk's longest path (RAM output -> alo -> DMA address), which a
-  -- state-selected operand in front of it lengthened to 41 MHz
-  signal eadd_b, eadd : unsigned(23 downto 0);
+  -- The entry's word address, ring_base_lo + idx * sw, with the carry out
+  -- of ring_base_lo in bit 30 (kept as the index moves). ONE adder does all
+  -- the address arithmetic, eaddr + opb: the multiplier steps (S_MUL: opb =
+  -- mcand, which is zero outside S_MUL), the done word's address (S_PLAN0:
+  -- + done_off), the stamp field's (S_CHK: + stamp_off) and the next entry
+  -- (S_WRITE: + stride). The ring base's low word is loaded into it in
+  -- S_LOAD and again after a wrap (wrapq: from the RAM output, read in the
+  -- clock of the stamp write's d_done).
+  signal eaddr   : unsigned(30 downto 0);
+  signal opb     : unsigned(23 downto 0);
+  signal fld     : unsigned(7 downto 0);
+  signal esum    : unsigned(30 downto 0);
+  signal wrapq   : std_logic;
+  signal e_ld, e_add, e_wdone, e_wrap : std_logic;
   -- the entry address carried out of ring_base_lo (registered with daddr:
   -- ends the pass in S_PLAN / S_WRITE, off the decision logic's paths)
   signal acar    : std_logic;
   signal seq     : unsigned(7 downto 0);
   signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
+                                               -- (zero outside S_MUL)
   signal mplier  : unsigned(7 downto 0);
   -- progress
   signal left    : unsigned(15 downto 0);
@@ -327,10 +335,11 @@ architecture rtl of stamp_engine is
   signal dwr     : std_logic;
   signal daddr   : unsigned(61 downto 0);
   signal wsel    : std_logic;
+  -- the stamp's second word was taken: from the next clock the RAM output
+  -- holds the ring base (r_raddr), for eaddr at a wrap
+  signal wsel2   : std_logic;
   signal cap_scr : std_logic_vector(31 downto 0);   -- the head's scratch word
   signal stamp_hi : std_logic_vector(31 downto 0);
-  signal field_w : unsigned(7 downto 0);
-  signal ent_addr : unsigned(61 downto 0);
   signal same_next : std_logic;
   signal took    : std_logic;   -- a capture's pop: its scratch word next
   signal batched_now : std_logic;
@@ -339,13 +348,23 @@ begin
     port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
               raddr => r_raddr, rdata => r_rdata);
 
-  -- address of the current entry's done word or stamp field
-  -- r_rdata holds the row's ring_base_lo in S_PLAN0 and S_CHK (see r_raddr)
-  eadd_b <= mcand when st = S_MUL else resize(sw, 24);
-  eadd <= eoff + eadd_b;
-  alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eoff + field_w, 31);
-  ent_addr <= base_hi & alo(29 downto 0);
-  field_w  <= dnw when st = S_PLAN0 else stw;
+  -- the one address adder (eaddr's comment)
+  fld <= dnw when st = S_PLAN0 else
+         sw when st = S_WRITE else
+         (others => '0') when st = S_MUL else
+         stw;
+  opb <= mcand or resize(fld, 24);
+  esum <= eaddr + resize(opb, 31);
+  -- eaddr's loads: the ring base from the RAM output (S_LOAD's item 1; a
+  -- wrap at the stamp write's d_done once the base is on the RAM output,
+  -- else a clock later, wrapq), or the adder (a multiplier step; the next
+  -- entry at the stamp write's d_done)
+  e_wdone <= '1' when st = S_WRITE and d_done = '1' and d_err = "00" else '0';
+  e_wrap  <= '1' when idx + 1 = count else '0';
+  e_ld  <= '1' when (st = S_LOAD and step /= 0 and uq = 1) or wrapq = '1' or
+                    (e_wdone = '1' and e_wrap = '1' and wsel2 = '1') else '0';
+  e_add <= '1' when (st = S_MUL and mplier(0) = '1') or
+                    (e_wdone = '1' and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
@@ -355,36 +374,60 @@ begin
 
   same_next <= '1' when cap_empty = '0' and cap_kind = '1' and cap_slot = slot else '0';
 
-  -- the head entry was visible at its slot's latest ring read
+  -- the head entry was visible at its slot's latest ring read. A mark's
+  -- valid bit is set only while the FIFO holds a capture before it and is
+  -- cleared by the pop that brings the head to it, so mark_v(s) = 1 says
+  -- "the head is before mark(s)": no subtraction, no 9-bit multiplexer
+  -- (mark_chk checks the claim in simulation)
   stale_p : process (all)
-    variable mh : unsigned(FIFO_LOG2 downto 0);   -- the head's slot's
     variable vh : std_logic;
   begin
-    mh := mark(0);
     vh := mark_v(0);
     for i in 1 to N_SLOTS - 1 loop
       if to_integer(unsigned(cap_slot)) = i then
-        mh := mark(i);
         vh := mark_v(i);
       end if;
     end loop;
-    head_stale <= '0';
-    if vh = '1' and before(unsigned(cap_rpos), mh) then
-      head_stale <= '1';
-    end if;
+    head_stale <= vh;
+    -- the head never passes pmark or cmark where they are used (their
+    -- comment), so "before" is "not at": an inequality, no subtraction
     head_cand <= '0';
-    if before(unsigned(cap_rpos), pmark) then
+    if unsigned(cap_rpos) /= pmark then
       head_cand <= '1';
     end if;
     head_ccand <= '0';
-    if before(unsigned(cap_rpos), cmark) then
+    if unsigned(cap_rpos) /= cmark then
       head_ccand <= '1';
     end if;
-    head_old <= '0';
-    if smark_v = '1' and before(unsigned(cap_rpos), smark) then
-      head_old <= '1';
+    head_old <= smark_v;   -- as mark_v
+  end process;
+  -- the FIFO holds a capture before cap_wpos after this clock's edge
+  rpos1 <= unsigned(cap_rpos) + 1;
+  mark_live <= '1' when (cap_pop = '0' and unsigned(cap_wpos) /= unsigned(cap_rpos)) or
+                        (cap_pop = '1' and unsigned(cap_wpos) /= rpos1) else '0';
+
+  -- pragma translate_off
+  -- the claim behind head_cand and head_ccand's inequality, on every clock
+  -- of every simulation of the engine
+  mark_chk : process (clk)
+  begin
+    if rising_edge(clk) and rst = '0' and st /= S_INIT then
+      for i in 0 to N_SLOTS - 1 loop
+        assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark(i))
+          report "stamp_engine: mark_v set, head not before the mark" severity error;
+      end loop;
+      assert smark_v = '0' or before(unsigned(cap_rpos), smark)
+        report "stamp_engine: smark_v set, head not before smark" severity error;
+      if st = S_CHK and cap_empty = '0' then
+        assert unsigned(cap_rpos) = pmark or before(unsigned(cap_rpos), pmark)
+          report "stamp_engine: FIFO head past pmark" severity error;
+        assert cause_en = '0' or unsigned(cap_rpos) = cmark or
+               before(unsigned(cap_rpos), cmark)
+          report "stamp_engine: FIFO head past cmark" severity error;
+      end if;
     end if;
   end process;
+  -- pragma translate_on
 
   batched_now <= not fresh;
   -- on r_rdata in S_WRITE: last_stamp_lo for word 0, the scratch word
@@ -418,7 +461,8 @@ begin
              slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
                when st = S_WRITE and d_done = '0' and wsel = '0' and d_wd_ready = '0' else
              slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5))
-               when st = S_WRITE and d_done = '0' else
+               when st = S_WRITE and d_done = '0' and wsel2 = '0' and
+                    not (wsel = '1' and d_wd_ready = '1') else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
@@ -454,6 +498,7 @@ begin
         dwr <= '0';
         daddr <= (others => '0');
         wsel <= '0';
+        wsel2 <= '0';
         took <= '0';
         acar <= '0';
         r_waddr <= (others => '0');
@@ -508,7 +553,8 @@ begin
         idx <= (others => '0');
         nb <= (others => '0');
         tail17 <= (others => '0');
-        eoff <= (others => '0');
+        eaddr <= (others => '0');
+        wrapq <= '0';
         seq <= (others => '0');
         mcand <= (others => '0');
         mplier <= (others => '0');
@@ -555,11 +601,11 @@ begin
         -- a pop moves the head past the last stale entry of a slot
         if cap_pop = '1' then
           for i in 0 to N_SLOTS - 1 loop
-            if mark(i) = unsigned(cap_rpos) + 1 then
+            if mark(i) = rpos1 then
               mark_v(i) <= '0';
             end if;
           end loop;
-          if smark = unsigned(cap_rpos) + 1 then
+          if smark = rpos1 then
             smark_v <= '0';
           end if;
         end if;
@@ -642,7 +688,7 @@ begin
                 when 0 =>
                   en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
                   cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
-                when 1 => null;   -- ring_base_lo: read where it is used
+                when 1 => null;   -- ring_base_lo: eaddr (e_ld)
                 when 2 =>
                   base_hi <= unsigned(r_rdata);
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
@@ -689,11 +735,10 @@ begin
                 mu_fin <= '0';
                 mu_u <= (others => '0');
                 mu_end <= to_unsigned(U_POP_LAST, 4);
-                -- eoff = idx * sw by shift and add (the index may have been
-                -- written by the driver)
+                -- eaddr += idx * sw by shift and add (the index may have
+                -- been written by the driver)
                 mcand <= resize(idx, 24);
                 mplier <= sw;
-                eoff <= (others => '0');
                 step <= (others => '0');
                 st <= S_MUL;
               end if;
@@ -701,12 +746,11 @@ begin
 
           when S_MUL =>
             step <= step + 1;
-            if mplier(0) = '1' then
-              eoff <= eadd;
-            end if;
             mcand <= mcand(22 downto 0) & '0';
             mplier <= '0' & mplier(7 downto 1);
             if step = 7 then
+              -- opb is the field offset alone from here on
+              mcand <= (others => '0');
               st <= S_CWAIT;
             end if;
 
@@ -774,7 +818,7 @@ begin
             end if;
 
           when S_PLAN0 =>
-            -- eoff = idx * sw (kept as the index moves); the index must be
+            -- eaddr: entry idx (kept as the index moves); the index must be
             -- inside the ring and the fields inside an entry
             -- (the stride and the fields were checked as the row loaded:
             -- cfg_bad; count = 0 makes idx_out)
@@ -782,8 +826,8 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             else
-              daddr <= ent_addr;   -- done word of entry idx
-              acar <= alo(30);
+              daddr <= base_hi & esum(29 downto 0);   -- done word of entry idx
+              acar <= esum(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
               nb <= resize(sw, 9) + 1;
@@ -860,7 +904,11 @@ begin
             end if;
 
           when S_CHK =>
-            if nd = 0 and ps /= 0 and
+            if wrapq = '1' then
+              -- the ring wrapped: eaddr is loaded from the RAM output in
+              -- this clock (below), the decisions wait for it
+              null;
+            elsif nd = 0 and ps /= 0 and
                ((alldone = '1' and left /= 0) or (rearm = '1' and cause_en = '1')) then
               -- the burst's stamps into the row before the next ring read
               -- (S_UPD counts them when the pass ends here)
@@ -914,14 +962,15 @@ begin
               fresh <= '1';
               took <= '1';
             else
-              daddr <= ent_addr;   -- stamp field of entry idx
+              daddr <= base_hi & esum(29 downto 0);   -- stamp field of entry idx
               -- no request when the stamp field's address carried past
               -- ring_base_hi: S_WRITE then ends the pass
-              acar <= alo(30);
-              dv <= not alo(30);
+              acar <= esum(30);
+              dv <= not esum(30);
               dwr <= '1';
               d_len <= "00010";
               wsel <= '0';
+              wsel2 <= '0';
               st <= S_WRITE;
             end if;
 
@@ -932,6 +981,7 @@ begin
             end if;
             if d_wd_ready = '1' then
               wsel <= '1';
+              wsel2 <= wsel;
             end if;
             if d_done = '1' then
               if d_err /= "00" then
@@ -947,12 +997,15 @@ begin
                 seq <= seq + 1;
                 left <= left - 1;
                 nd <= nd - 1;
-                if idx + 1 = count then
+                if e_wrap = '1' then
+                  -- back to the ring base: on the RAM output from the clock
+                  -- after the second word was taken (wsel2; a data phase
+                  -- before its d_done, so always so far), else in the next
+                  -- clock (r_raddr), loaded then (wrapq)
                   idx <= (others => '0');
-                  eoff <= (others => '0');
+                  wrapq <= not wsel2;
                 else
                   idx <= idx + 1;
-                  eoff <= eadd;
                 end if;
                 st <= S_CHK;
               end if;
@@ -1004,6 +1057,16 @@ begin
           end if;
         end if;
 
+        -- eaddr in one place (e_ld, e_add)
+        if e_ld = '1' then
+          eaddr <= '0' & unsigned(r_rdata(31 downto 2));
+        elsif e_add = '1' then
+          eaddr <= esum;
+        end if;
+        if wrapq = '1' then
+          wrapq <= '0';
+        end if;
+
         -- the mark of this pass's ring read, settle clocks after its boundary
         if mc_run = '1' then
           if mc = 0 then
@@ -1011,7 +1074,7 @@ begin
               if i = to_integer(unsigned(slot)) then
                 mark(i) <= unsigned(cap_wpos);
                 pmark <= unsigned(cap_wpos);
-                mark_v(i) <= '1';
+                mark_v(i) <= mark_live;
               end if;
             end loop;
             drawn <= '1';
