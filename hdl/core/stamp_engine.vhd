@@ -279,10 +279,11 @@ architecture rtl of stamp_engine is
                                                -- the last cause read
   -- the slot's row
   signal en, cause_en : std_logic;
-  -- ring base: the high word in flip-flops; the low word only as part of
-  -- eaddr. An entry whose address carries into the high word (a ring across
-  -- a 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
-  signal base_hi : unsigned(31 downto 0);
+  -- ring base: the low word only as part of eaddr, the high word only in
+  -- daddr's high half, loaded from the RAM output in S_PLAN0 (every state
+  -- before it reads ring_base_hi; a cause read in between reloads it).
+  -- An entry whose address carries into the high word (a ring across a
+  -- 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
   signal count   : unsigned(15 downto 0);
   signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
@@ -410,14 +411,20 @@ begin
   -- the claim behind head_cand and head_ccand's inequality, on every clock
   -- of every simulation of the engine
   mark_chk : process (clk)
+    variable ra : std_logic_vector(7 downto 0);
   begin
-    if rising_edge(clk) and rst = '0' and st /= S_INIT then
+    if rising_edge(clk) then
+     if rst = '0' and st /= S_INIT then
       for i in 0 to N_SLOTS - 1 loop
         assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark(i))
           report "stamp_engine: mark_v set, head not before the mark" severity error;
       end loop;
       assert smark_v = '0' or before(unsigned(cap_rpos), smark)
         report "stamp_engine: smark_v set, head not before smark" severity error;
+      assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_BASE_HI, 5))
+        report "stamp_engine: S_PLAN0 without ring_base_hi on the RAM output" severity error;
+      assert e_ld = '0' or st = S_LOAD or ra = slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
+        report "stamp_engine: wrap without ring_base_lo on the RAM output" severity error;
       if st = S_CHK and cap_empty = '0' then
         assert unsigned(cap_rpos) = pmark or before(unsigned(cap_rpos), pmark)
           report "stamp_engine: FIFO head past pmark" severity error;
@@ -425,6 +432,8 @@ begin
                before(unsigned(cap_rpos), cmark)
           report "stamp_engine: FIFO head past cmark" severity error;
       end if;
+     end if;
+     ra := r_raddr;
     end if;
   end process;
   -- pragma translate_on
@@ -463,6 +472,8 @@ begin
              slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5))
                when st = S_WRITE and d_done = '0' and wsel2 = '0' and
                     not (wsel = '1' and d_wd_ready = '1') else
+             -- the ring base's low word, for eaddr at a wrap
+             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5)) when st = S_WRITE else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
@@ -474,11 +485,10 @@ begin
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
-             -- every other state: the ring base (S_CWAIT, S_CAUSE, S_PLAN0,
-             -- S_SETTLE, S_CHK, S_WRITE, S_CNT lead to an entry address;
-             -- S_SETTLE lasts at least one clock after S_READ's done mask);
-             -- never written during a pass
-             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5));
+             -- every other state: the ring base's high word for S_PLAN0
+             -- (from S_CWAIT, S_CAUSE, S_CHK with nd = 0); never written
+             -- during a pass
+             slot & std_logic_vector(to_unsigned(W_BASE_HI, 5));
 
   process (clk)
     variable u    : natural range 0 to 15;
@@ -544,7 +554,6 @@ begin
         fresh <= '0';
         en <= '0';
         cause_en <= '0';
-        base_hi <= (others => '0');
         count <= (others => '0');
         sw <= (others => '0');
         stw <= (others => '0');
@@ -689,8 +698,7 @@ begin
                   en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
                   cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
                 when 1 => null;   -- ring_base_lo: eaddr (e_ld)
-                when 2 =>
-                  base_hi <= unsigned(r_rdata);
+                when 2 => null;   -- ring_base_hi: read again for S_PLAN0
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
                 when 4 =>
                   sw <= unsigned(r_rdata(9 downto 2));
@@ -826,7 +834,8 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             else
-              daddr <= base_hi & esum(29 downto 0);   -- done word of entry idx
+              -- done word of entry idx; r_rdata: ring_base_hi
+              daddr <= unsigned(r_rdata) & esum(29 downto 0);
               acar <= esum(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
@@ -962,7 +971,8 @@ begin
               fresh <= '1';
               took <= '1';
             else
-              daddr <= base_hi & esum(29 downto 0);   -- stamp field of entry idx
+              -- stamp field of entry idx (the high word: S_PLAN0's)
+              daddr(29 downto 0) <= esum(29 downto 0);
               -- no request when the stamp field's address carried past
               -- ring_base_hi: S_WRITE then ends the pass
               acar <= esum(30);
