@@ -233,10 +233,11 @@ architecture rtl of stamp_engine is
   --   - at a pass's start, a capture before mark(s) is stale: its entry was
   --     found (and stamped) by an earlier pass, its time is not exact for
   --     anything found now;
-  --   - during a pass, a same-slot capture before mark(s) (but not before
-  --     the previous mark, smark) is a candidate: it takes the next found
-  --     entry with its own time; captures after mark(s) are left for later
-  --     (their entries were not visible to this read).
+  --   - during a pass, a same-slot capture before pmark, this pass's mark
+  --     of slot s (but not before mark(s), which is the previous one until
+  --     the pass ends) is a candidate: it takes the next found entry with
+  --     its own time; captures after pmark are left for later (their
+  --     entries were not visible to this read).
   -- With cause_en the NIC coalesces: entries completed between an MSI and
   -- the next cause read send none. A capture latched after the pass's
   -- cause read cleared the cause belongs to an entry after the coalesced
@@ -249,20 +250,20 @@ architecture rtl of stamp_engine is
   signal mark_v  : std_logic_vector(N_SLOTS - 1 downto 0);
   signal head_stale : std_logic;   -- head is before its slot's mark
   signal head_cand  : std_logic;   -- head is before the pass slot's mark
-  signal head_old   : std_logic;   -- head is before smark
-  signal smark      : unsigned(FIFO_LOG2 downto 0);
-  signal smark_v    : std_logic;
+  -- (a same-slot head in S_CHK is before mark(slot): head_stale)
+  signal pdrawn     : std_logic;   -- this pass drew pmark: mark(slot) at its end
   signal cmark      : unsigned(FIFO_LOG2 downto 0);
-  -- the pass slot's mark of this pass's latest ring read (mark(slot) too).
+  -- the pass slot's mark of this pass's latest ring read (mark(slot) from
+  -- the pass's end on: until then mark(slot) is the previous pass's, which
+  -- the stale rule of S_CHK needs).
   -- pmark and cmark need no valid bit: S_CHK looks at them only after this
   -- pass set them (a ring read's mark before S_CHK, the first cause read
   -- before the ring with cause_en), and the head never passes them: a pop
-  -- in S_CHK needs the head before pmark (and cmark) or before smark, which
-  -- an earlier pass set, so rpos <= cmark, pmark and "before" is exact
+  -- in S_CHK needs the head before pmark (and cmark) or before mark(slot),
+  -- which an earlier pass set, so rpos <= cmark, pmark and "before" is exact
   signal pmark      : unsigned(FIFO_LOG2 downto 0);
   signal head_ccand : std_logic;   -- head is before cmark
   signal rpos1      : unsigned(FIFO_LOG2 downto 0);
-  signal mark_live  : std_logic;
 
   -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
   function before (p, m : unsigned) return boolean is
@@ -400,12 +401,10 @@ begin
     if unsigned(cap_rpos) /= cmark then
       head_ccand <= '1';
     end if;
-    head_old <= smark_v;   -- as mark_v
   end process;
   -- the FIFO holds a capture before cap_wpos after this clock's edge
   rpos1 <= unsigned(cap_rpos) + 1;
-  mark_live <= '1' when (cap_pop = '0' and unsigned(cap_wpos) /= unsigned(cap_rpos)) or
-                        (cap_pop = '1' and unsigned(cap_wpos) /= rpos1) else '0';
+
 
   -- pragma translate_off
   -- the claim behind head_cand and head_ccand's inequality, on every clock
@@ -419,8 +418,6 @@ begin
         assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark(i))
           report "stamp_engine: mark_v set, head not before the mark" severity error;
       end loop;
-      assert smark_v = '0' or before(unsigned(cap_rpos), smark)
-        report "stamp_engine: smark_v set, head not before smark" severity error;
       assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_BASE_HI, 5))
         report "stamp_engine: S_PLAN0 without ring_base_hi on the RAM output" severity error;
       assert e_ld = '0' or st = S_LOAD or ra = slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
@@ -532,8 +529,7 @@ begin
         seq0 <= (others => '0');
         mark <= (others => (others => '0'));
         mark_v <= (others => '0');
-        smark <= (others => '0');
-        smark_v <= '0';
+        pdrawn <= '0';
         cmark <= (others => '0');
         pmark <= (others => '0');
         -- without a reset GHDL starts it 'U' and a capture without cause_en
@@ -614,9 +610,6 @@ begin
               mark_v(i) <= '0';
             end if;
           end loop;
-          if smark = rpos1 then
-            smark_v <= '0';
-          end if;
         end if;
         case st is
           when S_INIT =>
@@ -645,12 +638,7 @@ begin
               cempty <= '0';
               any <= '0';
               fresh <= not head_stale;
-              for i in 0 to N_SLOTS - 1 loop
-                if i = to_integer(unsigned(cap_slot)) then
-                  smark <= mark(i);
-                  smark_v <= mark_v(i);
-                end if;
-              end loop;
+              pdrawn <= '0';
               -- the capture into the row (the write port is free): the
               -- time's low word now, the scratch word in the next clock
               -- (took; the head stays on cap_* until the pop's edge)
@@ -948,7 +936,7 @@ begin
               mu_u <= (others => '0');
               mu_end <= to_unsigned(U_POP_LAST, 4);
               st <= S_CNT;
-            elsif fresh = '0' and same_next = '1' and head_old = '1' then
+            elsif fresh = '0' and same_next = '1' and head_stale = '1' then
               -- a stale capture of this slot (its entry was stamped by an
               -- earlier pass): counted as empty, its time unused
               cap_pop <= '1';
@@ -1082,15 +1070,32 @@ begin
           if mc = 0 then
             for i in 0 to N_SLOTS - 1 loop
               if i = to_integer(unsigned(slot)) then
-                mark(i) <= unsigned(cap_wpos);
                 pmark <= unsigned(cap_wpos);
-                mark_v(i) <= mark_live;
               end if;
             end loop;
             drawn <= '1';
+            pdrawn <= '1';
             mc_run <= '0';
           else
             mc <= mc - 1;
+          end if;
+        end if;
+        -- the pass's end: its latest mark becomes its slot's, valid while
+        -- the FIFO holds a capture before it (no pop in S_EV; the head is
+        -- never past pmark). A mark still being timed (the pass ended on a
+        -- DMA error right after its ring read) is dropped.
+        if st = S_EV then
+          mc_run <= '0';
+          if pdrawn = '1' then
+            for i in 0 to N_SLOTS - 1 loop
+              if i = to_integer(unsigned(slot)) then
+                mark(i) <= pmark;
+                mark_v(i) <= '0';
+                if unsigned(cap_rpos) /= pmark then
+                  mark_v(i) <= '1';
+                end if;
+              end if;
+            end loop;
           end if;
         end if;
         -- the DMA port: a request ends at its d_ready; a failed cause
