@@ -250,7 +250,10 @@ architecture rtl of stamp_engine is
   signal mark_v  : std_logic_vector(N_SLOTS - 1 downto 0);
   signal head_stale : std_logic;   -- head is before its slot's mark
   signal head_cand  : std_logic;   -- head is before the pass slot's mark
-  -- (a same-slot head in S_CHK is before mark(slot): head_stale)
+  -- a same-slot head in S_CHK is before mark(slot) (head_stale, but by
+  -- the registered pass slot, not the FIFO's RAM output: bus_clk's
+  -- critical path ran from cap_slot through head_stale, 66.2 MHz)
+  signal head_old   : std_logic;
   signal pdrawn     : std_logic;   -- this pass drew pmark: mark(slot) at its end
   signal cmark      : unsigned(FIFO_LOG2 downto 0);
   -- the pass slot's mark of this pass's latest ring read (mark(slot) from
@@ -391,6 +394,13 @@ begin
       end if;
     end loop;
     head_stale <= vh;
+    vh := mark_v(0);
+    for i in 1 to N_SLOTS - 1 loop
+      if to_integer(unsigned(slot)) = i then
+        vh := mark_v(i);
+      end if;
+    end loop;
+    head_old <= vh;
     -- the head never passes pmark or cmark where they are used (their
     -- comment), so "before" is "not at": an inequality, no subtraction
     head_cand <= '0';
@@ -936,7 +946,7 @@ begin
               mu_u <= (others => '0');
               mu_end <= to_unsigned(U_POP_LAST, 4);
               st <= S_CNT;
-            elsif fresh = '0' and same_next = '1' and head_stale = '1' then
+            elsif fresh = '0' and same_next = '1' and head_old = '1' then
               -- a stale capture of this slot (its entry was stamped by an
               -- earlier pass): counted as empty, its time unused
               cap_pop <= '1';
