@@ -233,10 +233,11 @@ architecture rtl of stamp_engine is
   --   - at a pass's start, a capture before mark(s) is stale: its entry was
   --     found (and stamped) by an earlier pass, its time is not exact for
   --     anything found now;
-  --   - during a pass, a same-slot capture before mark(s) (but not before
-  --     the previous mark, smark) is a candidate: it takes the next found
-  --     entry with its own time; captures after mark(s) are left for later
-  --     (their entries were not visible to this read).
+  --   - during a pass, a same-slot capture before pmark, this pass's mark
+  --     of slot s (but not before mark(s), which is the previous one until
+  --     the pass ends) is a candidate: it takes the next found entry with
+  --     its own time; captures after pmark are left for later (their
+  --     entries were not visible to this read).
   -- With cause_en the NIC coalesces: entries completed between an MSI and
   -- the next cause read send none. A capture latched after the pass's
   -- cause read cleared the cause belongs to an entry after the coalesced
@@ -249,18 +250,23 @@ architecture rtl of stamp_engine is
   signal mark_v  : std_logic_vector(N_SLOTS - 1 downto 0);
   signal head_stale : std_logic;   -- head is before its slot's mark
   signal head_cand  : std_logic;   -- head is before the pass slot's mark
-  signal head_old   : std_logic;   -- head is before smark
-  signal smark      : unsigned(FIFO_LOG2 downto 0);
-  signal smark_v    : std_logic;
+  -- a same-slot head in S_CHK is before mark(slot) (head_stale, but by
+  -- the registered pass slot, not the FIFO's RAM output: bus_clk's
+  -- critical path ran from cap_slot through head_stale, 66.2 MHz)
+  signal head_old   : std_logic;
+  signal pdrawn     : std_logic;   -- this pass drew pmark: mark(slot) at its end
   signal cmark      : unsigned(FIFO_LOG2 downto 0);
-  -- the pass slot's mark of this pass's latest ring read (mark(slot) too).
+  -- the pass slot's mark of this pass's latest ring read (mark(slot) from
+  -- the pass's end on: until then mark(slot) is the previous pass's, which
+  -- the stale rule of S_CHK needs).
   -- pmark and cmark need no valid bit: S_CHK looks at them only after this
   -- pass set them (a ring read's mark before S_CHK, the first cause read
   -- before the ring with cause_en), and the head never passes them: a pop
-  -- in S_CHK needs the head before pmark (and cmark) or before smark, which
-  -- an earlier pass set, so rpos <= cmark, pmark and "before" is exact
+  -- in S_CHK needs the head before pmark (and cmark) or before mark(slot),
+  -- which an earlier pass set, so rpos <= cmark, pmark and "before" is exact
   signal pmark      : unsigned(FIFO_LOG2 downto 0);
   signal head_ccand : std_logic;   -- head is before cmark
+  signal rpos1      : unsigned(FIFO_LOG2 downto 0);
 
   -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
   function before (p, m : unsigned) return boolean is
@@ -277,28 +283,35 @@ architecture rtl of stamp_engine is
                                                -- the last cause read
   -- the slot's row
   signal en, cause_en : std_logic;
-  -- ring base: the high word in flip-flops; the low word is read from the
-  -- row onto the RAM output in every state that leads to an address
-  -- computation (S_PLAN0, S_CHK), so it costs neither flip-flops nor clocks.
+  -- ring base: the low word only as part of eaddr, the high word only in
+  -- daddr's high half, loaded from the RAM output in S_PLAN0 (every state
+  -- before it reads ring_base_hi; a cause read in between reloads it).
   -- An entry whose address carries into the high word (a ring across a
   -- 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
-  signal base_hi : unsigned(31 downto 0);
-  signal alo     : unsigned(30 downto 0);      -- low word + offset, carry
   signal count   : unsigned(15 downto 0);
   signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
   signal idx     : unsigned(15 downto 0);
-  signal eoff    : unsigned(23 downto 0);      -- idx * sw
-  -- one adder on eoff for the multiplier step (S_MUL) and the next entry
-  -- (S_WRITE); the entry address has its own (eoff + field offset): it is
-  -- on bus_clk's longest path (RAM output -> alo -> DMA address), which a
-  -- state-selected operand in front of it lengthened to 41 MHz
-  signal eadd_b, eadd : unsigned(23 downto 0);
+  -- The entry's word address, ring_base_lo + idx * sw, with the carry out
+  -- of ring_base_lo in bit 30 (kept as the index moves). ONE adder does all
+  -- the address arithmetic, eaddr + opb: the multiplier steps (S_MUL: opb =
+  -- mcand, which is zero outside S_MUL), the done word's address (S_PLAN0:
+  -- + done_off), the stamp field's (S_CHK: + stamp_off) and the next entry
+  -- (S_WRITE: + stride). The ring base's low word is loaded into it in
+  -- S_LOAD and again after a wrap (wrapq: from the RAM output, read in the
+  -- clock of the stamp write's d_done).
+  signal eaddr   : unsigned(30 downto 0);
+  signal opb     : unsigned(23 downto 0);
+  signal fld     : unsigned(7 downto 0);
+  signal esum    : unsigned(30 downto 0);
+  signal wrapq   : std_logic;
+  signal e_ld, e_add, e_wdone, e_wrap : std_logic;
   -- the entry address carried out of ring_base_lo (registered with daddr:
   -- ends the pass in S_PLAN / S_WRITE, off the decision logic's paths)
   signal acar    : std_logic;
   signal seq     : unsigned(7 downto 0);
   signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
+                                               -- (zero outside S_MUL)
   signal mplier  : unsigned(7 downto 0);
   -- progress
   signal left    : unsigned(15 downto 0);
@@ -327,10 +340,11 @@ architecture rtl of stamp_engine is
   signal dwr     : std_logic;
   signal daddr   : unsigned(61 downto 0);
   signal wsel    : std_logic;
+  -- the stamp's second word was taken: from the next clock the RAM output
+  -- holds the ring base (r_raddr), for eaddr at a wrap
+  signal wsel2   : std_logic;
   signal cap_scr : std_logic_vector(31 downto 0);   -- the head's scratch word
   signal stamp_hi : std_logic_vector(31 downto 0);
-  signal field_w : unsigned(7 downto 0);
-  signal ent_addr : unsigned(61 downto 0);
   signal same_next : std_logic;
   signal took    : std_logic;   -- a capture's pop: its scratch word next
   signal batched_now : std_logic;
@@ -339,13 +353,23 @@ begin
     port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
               raddr => r_raddr, rdata => r_rdata);
 
-  -- address of the current entry's done word or stamp field
-  -- r_rdata holds the row's ring_base_lo in S_PLAN0 and S_CHK (see r_raddr)
-  eadd_b <= mcand when st = S_MUL else resize(sw, 24);
-  eadd <= eoff + eadd_b;
-  alo <= resize(unsigned(r_rdata(31 downto 2)), 31) + resize(eoff + field_w, 31);
-  ent_addr <= base_hi & alo(29 downto 0);
-  field_w  <= dnw when st = S_PLAN0 else stw;
+  -- the one address adder (eaddr's comment)
+  fld <= dnw when st = S_PLAN0 else
+         sw when st = S_WRITE else
+         (others => '0') when st = S_MUL else
+         stw;
+  opb <= mcand or resize(fld, 24);
+  esum <= eaddr + resize(opb, 31);
+  -- eaddr's loads: the ring base from the RAM output (S_LOAD's item 1; a
+  -- wrap at the stamp write's d_done once the base is on the RAM output,
+  -- else a clock later, wrapq), or the adder (a multiplier step; the next
+  -- entry at the stamp write's d_done)
+  e_wdone <= '1' when st = S_WRITE and d_done = '1' and d_err = "00" else '0';
+  e_wrap  <= '1' when idx + 1 = count else '0';
+  e_ld  <= '1' when (st = S_LOAD and step /= 0 and uq = 1) or wrapq = '1' or
+                    (e_wdone = '1' and e_wrap = '1' and wsel2 = '1') else '0';
+  e_add <= '1' when (st = S_MUL and mplier(0) = '1') or
+                    (e_wdone = '1' and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
@@ -355,36 +379,71 @@ begin
 
   same_next <= '1' when cap_empty = '0' and cap_kind = '1' and cap_slot = slot else '0';
 
-  -- the head entry was visible at its slot's latest ring read
+  -- the head entry was visible at its slot's latest ring read. A mark's
+  -- valid bit is set only while the FIFO holds a capture before it and is
+  -- cleared by the pop that brings the head to it, so mark_v(s) = 1 says
+  -- "the head is before mark(s)": no subtraction, no 9-bit multiplexer
+  -- (mark_chk checks the claim in simulation)
   stale_p : process (all)
-    variable mh : unsigned(FIFO_LOG2 downto 0);   -- the head's slot's
     variable vh : std_logic;
   begin
-    mh := mark(0);
     vh := mark_v(0);
     for i in 1 to N_SLOTS - 1 loop
       if to_integer(unsigned(cap_slot)) = i then
-        mh := mark(i);
         vh := mark_v(i);
       end if;
     end loop;
-    head_stale <= '0';
-    if vh = '1' and before(unsigned(cap_rpos), mh) then
-      head_stale <= '1';
-    end if;
+    head_stale <= vh;
+    vh := mark_v(0);
+    for i in 1 to N_SLOTS - 1 loop
+      if to_integer(unsigned(slot)) = i then
+        vh := mark_v(i);
+      end if;
+    end loop;
+    head_old <= vh;
+    -- the head never passes pmark or cmark where they are used (their
+    -- comment), so "before" is "not at": an inequality, no subtraction
     head_cand <= '0';
-    if before(unsigned(cap_rpos), pmark) then
+    if unsigned(cap_rpos) /= pmark then
       head_cand <= '1';
     end if;
     head_ccand <= '0';
-    if before(unsigned(cap_rpos), cmark) then
+    if unsigned(cap_rpos) /= cmark then
       head_ccand <= '1';
     end if;
-    head_old <= '0';
-    if smark_v = '1' and before(unsigned(cap_rpos), smark) then
-      head_old <= '1';
+  end process;
+  -- the FIFO holds a capture before cap_wpos after this clock's edge
+  rpos1 <= unsigned(cap_rpos) + 1;
+
+
+  -- pragma translate_off
+  -- the claim behind head_cand and head_ccand's inequality, on every clock
+  -- of every simulation of the engine
+  mark_chk : process (clk)
+    variable ra : std_logic_vector(7 downto 0);
+  begin
+    if rising_edge(clk) then
+     if rst = '0' and st /= S_INIT then
+      for i in 0 to N_SLOTS - 1 loop
+        assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark(i))
+          report "stamp_engine: mark_v set, head not before the mark" severity error;
+      end loop;
+      assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_BASE_HI, 5))
+        report "stamp_engine: S_PLAN0 without ring_base_hi on the RAM output" severity error;
+      assert e_ld = '0' or st = S_LOAD or ra = slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
+        report "stamp_engine: wrap without ring_base_lo on the RAM output" severity error;
+      if st = S_CHK and cap_empty = '0' then
+        assert unsigned(cap_rpos) = pmark or before(unsigned(cap_rpos), pmark)
+          report "stamp_engine: FIFO head past pmark" severity error;
+        assert cause_en = '0' or unsigned(cap_rpos) = cmark or
+               before(unsigned(cap_rpos), cmark)
+          report "stamp_engine: FIFO head past cmark" severity error;
+      end if;
+     end if;
+     ra := r_raddr;
     end if;
   end process;
+  -- pragma translate_on
 
   batched_now <= not fresh;
   -- on r_rdata in S_WRITE: last_stamp_lo for word 0, the scratch word
@@ -418,7 +477,10 @@ begin
              slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
                when st = S_WRITE and d_done = '0' and wsel = '0' and d_wd_ready = '0' else
              slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5))
-               when st = S_WRITE and d_done = '0' else
+               when st = S_WRITE and d_done = '0' and wsel2 = '0' and
+                    not (wsel = '1' and d_wd_ready = '1') else
+             -- the ring base's low word, for eaddr at a wrap
+             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5)) when st = S_WRITE else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
@@ -430,11 +492,10 @@ begin
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
-             -- every other state: the ring base (S_CWAIT, S_CAUSE, S_PLAN0,
-             -- S_SETTLE, S_CHK, S_WRITE, S_CNT lead to an entry address;
-             -- S_SETTLE lasts at least one clock after S_READ's done mask);
-             -- never written during a pass
-             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5));
+             -- every other state: the ring base's high word for S_PLAN0
+             -- (from S_CWAIT, S_CAUSE, S_CHK with nd = 0); never written
+             -- during a pass
+             slot & std_logic_vector(to_unsigned(W_BASE_HI, 5));
 
   process (clk)
     variable u    : natural range 0 to 15;
@@ -454,6 +515,7 @@ begin
         dwr <= '0';
         daddr <= (others => '0');
         wsel <= '0';
+        wsel2 <= '0';
         took <= '0';
         acar <= '0';
         r_waddr <= (others => '0');
@@ -477,8 +539,7 @@ begin
         seq0 <= (others => '0');
         mark <= (others => (others => '0'));
         mark_v <= (others => '0');
-        smark <= (others => '0');
-        smark_v <= '0';
+        pdrawn <= '0';
         cmark <= (others => '0');
         pmark <= (others => '0');
         -- without a reset GHDL starts it 'U' and a capture without cause_en
@@ -499,7 +560,6 @@ begin
         fresh <= '0';
         en <= '0';
         cause_en <= '0';
-        base_hi <= (others => '0');
         count <= (others => '0');
         sw <= (others => '0');
         stw <= (others => '0');
@@ -508,7 +568,8 @@ begin
         idx <= (others => '0');
         nb <= (others => '0');
         tail17 <= (others => '0');
-        eoff <= (others => '0');
+        eaddr <= (others => '0');
+        wrapq <= '0';
         seq <= (others => '0');
         mcand <= (others => '0');
         mplier <= (others => '0');
@@ -555,13 +616,10 @@ begin
         -- a pop moves the head past the last stale entry of a slot
         if cap_pop = '1' then
           for i in 0 to N_SLOTS - 1 loop
-            if mark(i) = unsigned(cap_rpos) + 1 then
+            if mark(i) = rpos1 then
               mark_v(i) <= '0';
             end if;
           end loop;
-          if smark = unsigned(cap_rpos) + 1 then
-            smark_v <= '0';
-          end if;
         end if;
         case st is
           when S_INIT =>
@@ -590,12 +648,7 @@ begin
               cempty <= '0';
               any <= '0';
               fresh <= not head_stale;
-              for i in 0 to N_SLOTS - 1 loop
-                if i = to_integer(unsigned(cap_slot)) then
-                  smark <= mark(i);
-                  smark_v <= mark_v(i);
-                end if;
-              end loop;
+              pdrawn <= '0';
               -- the capture into the row (the write port is free): the
               -- time's low word now, the scratch word in the next clock
               -- (took; the head stays on cap_* until the pop's edge)
@@ -642,9 +695,8 @@ begin
                 when 0 =>
                   en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
                   cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
-                when 1 => null;   -- ring_base_lo: read where it is used
-                when 2 =>
-                  base_hi <= unsigned(r_rdata);
+                when 1 => null;   -- ring_base_lo: eaddr (e_ld)
+                when 2 => null;   -- ring_base_hi: read again for S_PLAN0
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
                 when 4 =>
                   sw <= unsigned(r_rdata(9 downto 2));
@@ -689,11 +741,10 @@ begin
                 mu_fin <= '0';
                 mu_u <= (others => '0');
                 mu_end <= to_unsigned(U_POP_LAST, 4);
-                -- eoff = idx * sw by shift and add (the index may have been
-                -- written by the driver)
+                -- eaddr += idx * sw by shift and add (the index may have
+                -- been written by the driver)
                 mcand <= resize(idx, 24);
                 mplier <= sw;
-                eoff <= (others => '0');
                 step <= (others => '0');
                 st <= S_MUL;
               end if;
@@ -701,12 +752,11 @@ begin
 
           when S_MUL =>
             step <= step + 1;
-            if mplier(0) = '1' then
-              eoff <= eadd;
-            end if;
             mcand <= mcand(22 downto 0) & '0';
             mplier <= '0' & mplier(7 downto 1);
             if step = 7 then
+              -- opb is the field offset alone from here on
+              mcand <= (others => '0');
               st <= S_CWAIT;
             end if;
 
@@ -774,7 +824,7 @@ begin
             end if;
 
           when S_PLAN0 =>
-            -- eoff = idx * sw (kept as the index moves); the index must be
+            -- eaddr: entry idx (kept as the index moves); the index must be
             -- inside the ring and the fields inside an entry
             -- (the stride and the fields were checked as the row loaded:
             -- cfg_bad; count = 0 makes idx_out)
@@ -782,8 +832,9 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             else
-              daddr <= ent_addr;   -- done word of entry idx
-              acar <= alo(30);
+              -- done word of entry idx; r_rdata: ring_base_hi
+              daddr <= unsigned(r_rdata) & esum(29 downto 0);
+              acar <= esum(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
               nb <= resize(sw, 9) + 1;
@@ -860,7 +911,11 @@ begin
             end if;
 
           when S_CHK =>
-            if nd = 0 and ps /= 0 and
+            if wrapq = '1' then
+              -- the ring wrapped: eaddr is loaded from the RAM output in
+              -- this clock (below), the decisions wait for it
+              null;
+            elsif nd = 0 and ps /= 0 and
                ((alldone = '1' and left /= 0) or (rearm = '1' and cause_en = '1')) then
               -- the burst's stamps into the row before the next ring read
               -- (S_UPD counts them when the pass ends here)
@@ -914,14 +969,16 @@ begin
               fresh <= '1';
               took <= '1';
             else
-              daddr <= ent_addr;   -- stamp field of entry idx
+              -- stamp field of entry idx (the high word: S_PLAN0's)
+              daddr(29 downto 0) <= esum(29 downto 0);
               -- no request when the stamp field's address carried past
               -- ring_base_hi: S_WRITE then ends the pass
-              acar <= alo(30);
-              dv <= not alo(30);
+              acar <= esum(30);
+              dv <= not esum(30);
               dwr <= '1';
               d_len <= "00010";
               wsel <= '0';
+              wsel2 <= '0';
               st <= S_WRITE;
             end if;
 
@@ -932,6 +989,7 @@ begin
             end if;
             if d_wd_ready = '1' then
               wsel <= '1';
+              wsel2 <= wsel;
             end if;
             if d_done = '1' then
               if d_err /= "00" then
@@ -947,12 +1005,15 @@ begin
                 seq <= seq + 1;
                 left <= left - 1;
                 nd <= nd - 1;
-                if idx + 1 = count then
+                if e_wrap = '1' then
+                  -- back to the ring base: on the RAM output from the clock
+                  -- after the second word was taken (wsel2; a data phase
+                  -- before its d_done, so always so far), else in the next
+                  -- clock (r_raddr), loaded then (wrapq)
                   idx <= (others => '0');
-                  eoff <= (others => '0');
+                  wrapq <= not wsel2;
                 else
                   idx <= idx + 1;
-                  eoff <= eadd;
                 end if;
                 st <= S_CHK;
               end if;
@@ -1004,20 +1065,47 @@ begin
           end if;
         end if;
 
+        -- eaddr in one place (e_ld, e_add)
+        if e_ld = '1' then
+          eaddr <= '0' & unsigned(r_rdata(31 downto 2));
+        elsif e_add = '1' then
+          eaddr <= esum;
+        end if;
+        if wrapq = '1' then
+          wrapq <= '0';
+        end if;
+
         -- the mark of this pass's ring read, settle clocks after its boundary
         if mc_run = '1' then
           if mc = 0 then
             for i in 0 to N_SLOTS - 1 loop
               if i = to_integer(unsigned(slot)) then
-                mark(i) <= unsigned(cap_wpos);
                 pmark <= unsigned(cap_wpos);
-                mark_v(i) <= '1';
               end if;
             end loop;
             drawn <= '1';
+            pdrawn <= '1';
             mc_run <= '0';
           else
             mc <= mc - 1;
+          end if;
+        end if;
+        -- the pass's end: its latest mark becomes its slot's, valid while
+        -- the FIFO holds a capture before it (no pop in S_EV; the head is
+        -- never past pmark). A mark still being timed (the pass ended on a
+        -- DMA error right after its ring read) is dropped.
+        if st = S_EV then
+          mc_run <= '0';
+          if pdrawn = '1' then
+            for i in 0 to N_SLOTS - 1 loop
+              if i = to_integer(unsigned(slot)) then
+                mark(i) <= pmark;
+                mark_v(i) <= '0';
+                if unsigned(cap_rpos) /= pmark then
+                  mark_v(i) <= '1';
+                end if;
+              end if;
+            end loop;
           end if;
         end if;
         -- the DMA port: a request ends at its d_ready; a failed cause
