@@ -289,7 +289,10 @@ if [ "${pfirst:-0}" -gt 0 ]; then
 	from=$((pfirst + 6))
 	pbad=$(awk -v b=$((3 * PER)) -v f=$from 'NR >= f && ($2 != 2 || $1 > b || -$1 > b) { n++ } END { print n + 0 }' /tmp/phc2sys.txt)
 	pworst=$(awk -v f=$from 'NR >= f { a = $1 < 0 ? -$1 : $1; if (a > m) m = a } END { print m + 0 }' /tmp/phc2sys.txt)
-	prms=$(awk -v f=$from 'NR >= f { q += $1 * $1; n++ } END { if (n) print int(sqrt(q / n)); else print 99999 }' /tmp/phc2sys.txt)
+	# RMS by Newton's integer square root: the guest's busybox awk has no sqrt
+	prms=$(awk -v f=$from 'NR >= f { q += $1 * $1; n++ }
+		END { if (!n) { print 99999; exit } x = int(q / n); r = x; y = int((r + 1) / 2)
+		      while (y < r) { r = y; y = int((r + int(x / r)) / 2) } print r }' /tmp/phc2sys.txt)
 	plast=$(awk 'END { print $3 + 0 }' /tmp/phc2sys.txt)
 	note "phc2sys: offsets $(awk '{ printf "%s ", $1 }' /tmp/phc2sys.txt)"
 	note "phc2sys: from sample $from on worst |offset| $pworst ns, RMS $prms ns (bounds $((3 * PER)) and $((3 * PER / 2)) ns: 3 and 1.5 clocks), $pbad outside; last freq $plast ppb"
