@@ -75,6 +75,7 @@ architecture rtl of card_core is
   signal ev_addr : std_logic_vector(29 downto 0);
   signal ev_wd_data : std_logic_vector(31 downto 0);
   signal ev_err : std_logic_vector(1 downto 0);
+  signal tick64 : std_logic;
   signal time_ns : unsigned(63 downto 0);
 begin
   sel_clock <= '1' when reg_addr(11 downto 9) = "000" else '0';
@@ -85,7 +86,7 @@ begin
 
   evring : entity work.event_dma
     port map (
-      clk => bus_clk, rst => bus_rst,
+      clk => bus_clk, rst => bus_rst, poll => tick64,
       h_valid => clk_valid, h_write => reg_write, h_addr => reg_addr,
       h_wdata => reg_wdata, h_ready => clk_ready, h_rdata => clk_rdata,
       c_valid => cc_valid, c_write => cc_write, c_addr => cc_addr,
@@ -118,5 +119,6 @@ begin
       dma_rd_data => dma_rd_data, dma_done => dma_done, dma_err => dma_err,
       ev_d_valid => ev_valid, ev_d_addr => ev_addr, ev_d_wd_data => ev_wd_data,
       ev_d_ready => ev_ready, ev_d_done => ev_done, ev_d_err => ev_err,
-      irq_raise => irq_raise, irq_pending => irq_pending, irq_intx => irq_intx);
+      irq_raise => irq_raise, irq_pending => irq_pending, irq_intx => irq_intx,
+      tick64 => tick64);
 end architecture;

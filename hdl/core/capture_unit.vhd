@@ -61,7 +61,9 @@ entity capture_unit is
     -- card interrupts
     irq_raise   : out std_logic_vector(N_SLOTS - 1 downto 0);
     irq_pending : out std_logic_vector(N_SLOTS - 1 downto 0);
-    irq_intx    : out std_logic);
+    irq_intx    : out std_logic;
+    -- one bus clock in every 64 (card_irq's prescaler): event_dma's poll
+    tick64      : out std_logic);
 end entity;
 
 architecture rtl of capture_unit is
@@ -140,7 +142,8 @@ begin
     generic map (N_SLOTS => N_SLOTS)
     port map (clk => bus_clk, rst => bus_rst, ev_valid => ev_valid, ev_slot => ev_slot,
               mask => mask, gap_units => gap, clear => clear, raise => raise,
-              pending => pending, status => status, intx => irq_intx);
+              pending => pending, status => status, intx => irq_intx,
+              tick64 => tick64);
 
   u_regs : entity work.capture_regs
     generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2)

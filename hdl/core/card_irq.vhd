@@ -42,7 +42,10 @@ entity card_irq is
     raise     : out std_logic_vector(N_SLOTS - 1 downto 0);
     pending   : out std_logic_vector(N_SLOTS - 1 downto 0);
     status    : out std_logic_vector(N_SLOTS - 1 downto 0);
-    intx      : out std_logic);
+    intx      : out std_logic;
+    -- one clock in every 64 (the prescaler's last count): the event ring's
+    -- poll of event.status (event_dma) shares this prescaler
+    tick64    : out std_logic);
 end entity;
 
 architecture rtl of card_irq is
@@ -156,5 +159,6 @@ begin
 
   pending <= pend;
   status  <= stat;
+  tick64  <= '1' when presc = 63 else '0';
   intx    <= '1' when (stat and not mask) /= (stat'range => '0') else '0';
 end architecture;

@@ -46,11 +46,14 @@ use work.synpcix_regs_pkg.all;
 
 entity event_dma is
   generic (
-    RING_LOG2 : positive := 8;    -- 256 entries = one 4 KiB page
-    POLL_LOG2 : positive := 6);   -- event.status read every 64 bus clocks while idle
+    RING_LOG2 : positive := 8);   -- 256 entries = one 4 KiB page
   port (
     clk : in std_logic;
     rst : in std_logic;
+    -- one-clock pulse that starts a poll of event.status while idle (on the
+    -- card every 64 bus clocks, from card_irq's prescaler through the
+    -- capture unit: a counter of its own here was 8 logic cells)
+    poll : in std_logic;
     -- register port from pci_target, clock-core range 0x000..0x1FF
     h_valid : in  std_logic;
     h_write : in  std_logic;
@@ -83,8 +86,8 @@ architecture rtl of event_dma is
   signal polling : std_logic;                      -- the read is event.status
   signal dropping : std_logic;                     -- ring full: pop and drop
   signal k : unsigned(1 downto 0);                 -- entry word 0..2
+  signal own_w : std_logic_vector(1 downto 0);     -- own read: word in the status line
   signal m_act : std_logic;                        -- own register read in flight
-  signal timer : unsigned(POLL_LOG2 - 1 downto 0);
   signal enable, dma_error : std_logic;
   signal base : std_logic_vector(31 downto RL + 4);
   signal wr, rd : unsigned(RL downto 0);           -- free-running, mod 2 x entries
@@ -106,6 +109,8 @@ begin
          REG_EVENT_STAMP_NS_HI = REG_EVENT_STATUS + 8 and
          REG_EVENT_STAMP_INFO = REG_EVENT_STATUS + 12
     report "event_dma: reads event.status + 4 * (k + 1) for entry word k" severity failure;
+  assert REG_EVENT_STATUS mod 16 = 0
+    report "event_dma: event.status must start a 4-word line (own read address)" severity failure;
 
   -- host accesses to the ring registers are answered here, not by clock_core
   my_sel <= '1' when unsigned(h_addr) >= to_unsigned(REG_EVENT_RING_BASE / 4, 10) and
@@ -113,9 +118,10 @@ begin
 
   c_valid <= m_act or (h_valid and not my_sel);
   c_write <= h_write and not m_act;
-  c_addr  <= std_logic_vector(A_STATUS + resize(k, 10) + 1) when m_act = '1' and polling = '0' else
-             std_logic_vector(A_STATUS) when m_act = '1' else
-             h_addr;
+  -- event.status is on a 4-word line (asserted above): the word in the
+  -- line is 0 for the poll, k + 1 for entry word k, no adder on the address
+  own_w   <= "00" when polling = '1' else std_logic_vector(k + 1);
+  c_addr  <= std_logic_vector(A_STATUS(9 downto 2)) & own_w when m_act = '1' else h_addr;
   h_ready <= (c_ready and not m_act) or my_ready;
   h_rdata <= my_rdata when my_ready = '1' else c_rdata;
 
@@ -157,7 +163,6 @@ begin
         dropping <= '0';
         k <= "00";
         m_act <= '0';
-        timer <= (others => '0');
         enable <= '0';
         dma_error <= '0';
         base <= (others => '0');
@@ -167,8 +172,6 @@ begin
         wd <= (others => '0');
         dv <= '0';
       else
-        timer <= timer + 1;
-
         -- host accesses to the ring registers: one clock
         if h_valid = '1' and my_sel = '1' and my_ready = '0' then
           my_ready <= '1';
@@ -197,7 +200,7 @@ begin
         case st is
           when S_IDLE =>
             -- a new poll only while enabled and not stopped by an error
-            if enable = '1' and dma_error = '0' and timer = 0 then
+            if enable = '1' and dma_error = '0' and poll = '1' then
               st <= S_READ;
               polling <= '1';
             end if;

@@ -27,6 +27,9 @@ architecture tb of tb_event_dma is
   constant SCRATCH : natural := 16#04C#;          -- a clock-core register the host uses
   signal clk : std_logic := '0';
   signal rst : std_logic := '1';
+  -- the poll pulse, every 16 clocks (on the card card_irq's every 64)
+  signal poll : std_logic := '0';
+  signal poll_cnt : unsigned(3 downto 0) := (others => '0');
   signal h_valid, h_write, h_ready : std_logic := '0';
   signal h_addr : std_logic_vector(11 downto 2) := (others => '0');
   signal h_wdata, h_rdata : std_logic_vector(31 downto 0) := (others => '0');
@@ -67,10 +70,17 @@ architecture tb of tb_event_dma is
   end function;
 begin
   clk <= not clk after 7.5 ns when not done;
+  poll_gen : process (clk)
+  begin
+    if rising_edge(clk) then
+      poll_cnt <= poll_cnt + 1;
+    end if;
+  end process;
+  poll <= '1' when poll_cnt = 15 else '0';
 
   dut : entity work.event_dma
-    generic map (RING_LOG2 => RL, POLL_LOG2 => 4)
-    port map (clk => clk, rst => rst, h_valid => h_valid, h_write => h_write,
+    generic map (RING_LOG2 => RL)
+    port map (clk => clk, rst => rst, poll => poll, h_valid => h_valid, h_write => h_write,
               h_addr => h_addr, h_wdata => h_wdata, h_ready => h_ready, h_rdata => h_rdata,
               c_valid => c_valid, c_write => c_write, c_addr => c_addr,
               c_ready => c_ready, c_rdata => c_rdata,
