@@ -111,10 +111,14 @@ begin
     report "event_dma: reads event.status + 4 * (k + 1) for entry word k" severity failure;
   assert REG_EVENT_STATUS mod 16 = 0
     report "event_dma: event.status must start a 4-word line (own read address)" severity failure;
+  assert REG_EVENT_RING_CTRL = REG_EVENT_RING_BASE + 4 and REG_EVENT_RING_RD = REG_EVENT_RING_BASE + 8
+    report "event_dma: the ring registers are ring_base, ring_ctrl, ring_rd" severity failure;
 
   -- host accesses to the ring registers are answered here, not by clock_core
-  my_sel <= '1' when unsigned(h_addr) >= to_unsigned(REG_EVENT_RING_BASE / 4, 10) and
-                     unsigned(h_addr) <= to_unsigned(REG_EVENT_RING_RD / 4, 10) else '0';
+  -- (three equality matches, not a range: two 10-bit magnitude compares
+  -- were carry chains)
+  my_sel <= '1' when is_reg(h_addr, REG_EVENT_RING_BASE) or is_reg(h_addr, REG_EVENT_RING_CTRL) or
+                     is_reg(h_addr, REG_EVENT_RING_RD) else '0';
 
   c_valid <= m_act or (h_valid and not my_sel);
   c_write <= h_write and not m_act;
