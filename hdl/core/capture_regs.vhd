@@ -62,36 +62,6 @@ architecture rtl of capture_regs is
     ((MSI_SLOTS_TYPE_RESET, MSI_SLOTS_VERSION_RESET, MSI_SLOTS_NEXT_RESET),
      (DMA_TYPE_RESET, DMA_VERSION_RESET, DMA_NEXT_RESET),
      (IRQ_TYPE_RESET, IRQ_VERSION_RESET, IRQ_NEXT_RESET));
-  -- the magnitude compares (window word <= the last, slot_sel < N_SLOTS)
-  -- as tables of constants: LUTs, where a compare was a carry chain
-  type bits32_t is array (0 to 31) of std_logic;
-  type bits8_t is array (0 to 7) of std_logic;
-  function in_win_table return bits32_t is
-    variable t : bits32_t;
-  begin
-    for i in t'range loop
-      if i <= WIN_LAST - WIN_FIRST then
-        t(i) := '1';
-      else
-        t(i) := '0';
-      end if;
-    end loop;
-    return t;
-  end function;
-  function built_table return bits8_t is
-    variable t : bits8_t;
-  begin
-    for i in t'range loop
-      if i < N_SLOTS then
-        t(i) := '1';
-      else
-        t(i) := '0';
-      end if;
-    end loop;
-    return t;
-  end function;
-  constant IN_WIN : bits32_t := in_win_table;
-  constant BUILT  : bits8_t := built_table;
   signal ready   : std_logic;
   signal win_req_i : std_logic;                 -- window access in flight
   signal sel     : unsigned(2 downto 0);
@@ -152,8 +122,8 @@ begin
   -- with its address match, not an if/elsif chain (a priority multiplexer
   -- 20 deep in front of each of the 32 bits); the constant header words
   -- come from hdr below
-  win_hit <= IN_WIN(to_integer(unsigned(reg_addr(6 downto 2))))
-             when unsigned(reg_addr(11 downto 7)) = WIN_FIRST / 32 else '0';
+  win_hit <= '1' when unsigned(reg_addr(11 downto 7)) = WIN_FIRST / 32 and
+                      unsigned(reg_addr(6 downto 2)) <= WIN_LAST - WIN_FIRST else '0';
 
   -- the three blocks' headers (type, version, next: the first three words
   -- of each block), one table walked by one loop: the block from the
@@ -229,7 +199,7 @@ begin
           end if;
         elsif reg_valid = '1' and ready = '0' then
           a := to_integer(unsigned(reg_addr));
-          if win_hit = '1' and BUILT(to_integer(sel)) = '1' then
+          if win_hit = '1' and sel < N_SLOTS then
             win_req_i <= '1';
           else
             -- a window word of an unbuilt slot reads 0 (win_hit is not

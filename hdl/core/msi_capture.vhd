@@ -84,23 +84,6 @@ architecture rtl of msi_capture is
 
   subtype ptr_t is unsigned(FIFO_LOG2 downto 0);
 
-  -- db_slot < N_SLOTS as a table of the 16 slot numbers: a LUT, where the
-  -- magnitude compare was a carry chain
-  type built_t is array (0 to 15) of std_logic;
-  function built_table return built_t is
-    variable t : built_t;
-  begin
-    for i in t'range loop
-      if i < N_SLOTS then
-        t(i) := '1';
-      else
-        t(i) := '0';
-      end if;
-    end loop;
-    return t;
-  end function;
-  constant BUILT : built_t := built_table;
-
   function to_gray (b : ptr_t) return std_logic_vector is
   begin
     return std_logic_vector(b xor ('0' & b(b'high downto 1)));
@@ -157,7 +140,7 @@ begin
 
   ---------------------------------------------------------------------------
   -- bus domain: entries, lost counts, the toggle
-  db_ok <= db_valid and BUILT(to_integer(unsigned(db_slot)));
+  db_ok <= '1' when db_valid = '1' and unsigned(db_slot) < N_SLOTS else '0';
   dec : for i in 0 to N_SLOTS - 1 generate
     db_oh(i) <= '1' when to_integer(unsigned(db_slot(2 downto 0))) = i else '0';
   end generate;
