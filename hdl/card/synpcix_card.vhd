@@ -188,7 +188,20 @@ begin
   -- and held until irq_ready, as the contract asks; raises meanwhile only
   -- set bits of msi_req. A raise of the offered slot in the clock of
   -- irq_ready stays requested: its stamps may be newer than the MSI taken.
-  msi_take <= msi_req and std_logic_vector(unsigned(not msi_req) + 1);  -- lowest set bit
+  -- the lowest set bit, as a priority chain (x and (not x + 1) was an
+  -- adder: a carry chain for four bits)
+  take_p : process (all)
+    variable found : boolean;
+  begin
+    msi_take <= (others => '0');
+    found := false;
+    for i in 0 to N_SLOTS - 1 loop
+      if msi_req(i) = '1' and not found then
+        msi_take(i) <= '1';
+        found := true;
+      end if;
+    end loop;
+  end process;
   process (clk)
   begin
     if rising_edge(clk) then

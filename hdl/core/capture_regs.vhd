@@ -55,8 +55,15 @@ end entity;
 architecture rtl of capture_regs is
   constant WIN_FIRST : natural := REG_MSI_SLOTS_CTRL / 4;
   constant WIN_LAST  : natural := REG_MSI_SLOTS_SETTLE / 4;   -- the last window word
+  type blk_list_t is array (0 to 2) of natural;
+  type hdr_tab_t is array (0 to 2, 0 to 2) of std_logic_vector(31 downto 0);
+  constant HDR_BLK  : blk_list_t := (BLK_MSI_SLOTS_BASE, BLK_DMA_BASE, BLK_IRQ_BASE);
+  constant HDR_WORD : hdr_tab_t :=
+    ((MSI_SLOTS_TYPE_RESET, MSI_SLOTS_VERSION_RESET, MSI_SLOTS_NEXT_RESET),
+     (DMA_TYPE_RESET, DMA_VERSION_RESET, DMA_NEXT_RESET),
+     (IRQ_TYPE_RESET, IRQ_VERSION_RESET, IRQ_NEXT_RESET));
   signal ready   : std_logic;
-  signal waiting : std_logic;                   -- window access in flight
+  signal win_req_i : std_logic;                 -- window access in flight
   signal sel     : unsigned(2 downto 0);
   signal mask    : std_logic_vector(N_SLOTS - 1 downto 0);
   signal gap     : std_logic_vector(7 downto 0);
@@ -119,38 +126,21 @@ begin
                       unsigned(reg_addr(6 downto 2)) <= WIN_LAST - WIN_FIRST else '0';
 
   -- the three blocks' headers (type, version, next: the first three words
-  -- of each block): the block from the address bits above the block size,
-  -- the word from the two below, so each answer bit is one small function
+  -- of each block), one table walked by one loop: the block from the
+  -- address bits above the block size, the word from the two below, so
+  -- each answer bit is one small function of the address
   hdr : process (all)
-    variable blk : natural range 0 to 31;
     variable w : std_logic_vector(31 downto 0);
   begin
-    blk := to_integer(unsigned(reg_addr(11 downto 7)));
     w := (others => '0');
-    if reg_addr(6 downto 4) = "000" then
-      if blk = BLK_MSI_SLOTS_BASE / 128 then
-        case reg_addr(3 downto 2) is
-          when "00" => w := MSI_SLOTS_TYPE_RESET;
-          when "01" => w := MSI_SLOTS_VERSION_RESET;
-          when "10" => w := MSI_SLOTS_NEXT_RESET;
-          when others => null;
-        end case;
-      elsif blk = BLK_DMA_BASE / 128 then
-        case reg_addr(3 downto 2) is
-          when "00" => w := DMA_TYPE_RESET;
-          when "01" => w := DMA_VERSION_RESET;
-          when "10" => w := DMA_NEXT_RESET;
-          when others => null;
-        end case;
-      elsif blk = BLK_IRQ_BASE / 128 then
-        case reg_addr(3 downto 2) is
-          when "00" => w := IRQ_TYPE_RESET;
-          when "01" => w := IRQ_VERSION_RESET;
-          when "10" => w := IRQ_NEXT_RESET;
-          when others => null;
-        end case;
-      end if;
-    end if;
+    for b in HDR_BLK'range loop
+      for k in 0 to 2 loop
+        if unsigned(reg_addr(11 downto 7)) = HDR_BLK(b) / 128 and
+           unsigned(reg_addr(6 downto 2)) = k then
+          w := w or HDR_WORD(b, k);
+        end if;
+      end loop;
+    end loop;
     hdr_w <= w;
   end process;
 
@@ -182,8 +172,7 @@ begin
     if rising_edge(clk) then
       ready <= '0';
       if rst = '1' then
-        waiting <= '0';
-        win_req <= '0';
+        win_req_i <= '0';
         sel <= (others => '0');
         mask <= (others => '0');
         gap <= (others => '0');
@@ -202,18 +191,16 @@ begin
           last_err <= "00" & dma_err_req & dma_err_code;
         end if;
 
-        if waiting = '1' then
+        if win_req_i = '1' then
           if win_ack = '1' then
-            win_req <= '0';
-            waiting <= '0';
+            win_req_i <= '0';
             reg_rdata <= win_rdata;
             ready <= '1';
           end if;
         elsif reg_valid = '1' and ready = '0' then
           a := to_integer(unsigned(reg_addr));
           if win_hit = '1' and sel < N_SLOTS then
-            win_req <= '1';
-            waiting <= '1';
+            win_req_i <= '1';
           else
             -- a window word of an unbuilt slot reads 0 (win_hit is not
             -- in answer_w)
@@ -250,7 +237,7 @@ begin
   -- mask write does: once the write is answered the INTx level is the new
   -- one (the QEMU device and the driver's acknowledge rely on it)
   irq_clear <= reg_wdata(N_SLOTS - 1 downto 0)
-               when reg_valid = '1' and reg_write = '1' and ready = '0' and waiting = '0' and
+               when reg_valid = '1' and reg_write = '1' and ready = '0' and win_req_i = '0' and
                     unsigned(reg_addr) = REG_IRQ_STATUS / 4
                else (others => '0');
 
@@ -259,6 +246,7 @@ begin
   win_wdata <= reg_wdata;
   win_slot  <= std_logic_vector(sel);
 
+  win_req   <= win_req_i;
   reg_ready <= ready;
   irq_mask  <= mask;
   irq_gap   <= gap;

@@ -30,7 +30,8 @@ entity card_dma_arbiter is
     r_done     : out std_logic_vector(N_REQ - 1 downto 0);
     rd_data    : out std_logic_vector(31 downto 0);   -- shared, with r_rd_valid
     err        : out std_logic_vector(1 downto 0);    -- shared, with r_done
-    -- error report for the dma register block: one clock per failed request
+    -- error report for the dma register block: with the failed request's
+    -- dma_done, not registered (the register block registers it)
     err_valid  : out std_logic;
     err_req    : out std_logic_vector(1 downto 0);
     err_code   : out std_logic_vector(1 downto 0);
@@ -64,12 +65,9 @@ begin
     variable r     : natural range 0 to N_REQ - 1;
   begin
     if rising_edge(clk) then
-      err_valid <= '0';
       if rst = '1' then
         owner <= 0;
         busy <= '0';
-        err_req <= "00";
-        err_code <= "00";
       elsif busy = '0' then
         pick := 0;
         found := false;
@@ -86,11 +84,6 @@ begin
         end if;
       elsif dma_done = '1' then
         busy <= '0';
-        if dma_err /= "00" then
-          err_valid <= '1';
-          err_req <= std_logic_vector(to_unsigned(owner, 2));
-          err_code <= dma_err;
-        end if;
       end if;
     end if;
   end process;
@@ -129,4 +122,9 @@ begin
   end process;
   rd_data     <= dma_rd_data;
   err         <= dma_err;
+  -- capture_regs takes the report into its own registers (errors,
+  -- last_error): a copy here was four flip-flops and a clock of delay
+  err_valid   <= busy when dma_done = '1' and dma_err /= "00" else '0';
+  err_req     <= std_logic_vector(to_unsigned(owner, 2));
+  err_code    <= dma_err;
 end architecture;

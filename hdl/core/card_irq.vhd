@@ -46,6 +46,16 @@ entity card_irq is
 end entity;
 
 architecture rtl of card_irq is
+  function log2 (n : positive) return natural is
+  begin
+    for b in 0 to 3 loop
+      if 2 ** b >= n then
+        return b;
+      end if;
+    end loop;
+    return 3;
+  end function;
+  constant SLOT_BITS : natural := log2(N_SLOTS);
   signal pend, stat : std_logic_vector(N_SLOTS - 1 downto 0);
   signal busy       : std_logic_vector(N_SLOTS - 1 downto 0);  -- inside the gap
   signal load       : std_logic_vector(N_SLOTS - 1 downto 0);  -- timer to load at the next visit
@@ -66,7 +76,9 @@ begin
 
   k <= to_integer(presc) mod N_SLOTS;
   -- the last N_SLOTS clocks of each 64: every slot at the head once
-  tick <= '1' when presc >= 64 - N_SLOTS else '0';
+  -- (N_SLOTS is a power of two: the prescaler's bits above the slot
+  -- number all ones, an AND instead of a magnitude compare's carry chain)
+  tick <= '1' when presc(5 downto SLOT_BITS) = (5 downto SLOT_BITS => '1') else '0';
   head_zero <= '1' when ring0 = 0 else '0';
 
   head <= unsigned(gap_units) when load(k) = '1' else
@@ -83,7 +95,8 @@ begin
   -- from the load that a raise requests (busy and load are reset), and
   -- the bitstream starts it at 0.
   g_ram : if N_SLOTS >= 2 generate
-    ra <= 0 when rst = '1' else to_integer(presc + 1) mod N_SLOTS;
+    -- the slot bits of presc + 1 alone (a 6-bit adder for 2 bits before)
+    ra <= 0 when rst = '1' else to_integer(presc(SLOT_BITS - 1 downto 0) + 1);
     ring_p : process (clk)
     begin
       if rising_edge(clk) then

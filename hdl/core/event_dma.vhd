@@ -92,6 +92,7 @@ architecture rtl of event_dma is
   signal polling : std_logic;                      -- the read is event.status
   signal dropping : std_logic;                     -- ring full: pop and drop
   signal k : unsigned(1 downto 0);                 -- entry word 0..2
+  signal own_w : std_logic_vector(1 downto 0);     -- own read: word in the status line
   signal m_act : std_logic;                        -- own register read in flight
   signal enable, dma_error : std_logic;
   signal base : std_logic_vector(31 downto RL + 4);
@@ -114,16 +115,23 @@ begin
          REG_EVENT_STAMP_NS_HI = REG_EVENT_STATUS + 8 and
          REG_EVENT_STAMP_INFO = REG_EVENT_STATUS + 12
     report "event_dma: reads event.status + 4 * (k + 1) for entry word k" severity failure;
+  assert REG_EVENT_STATUS mod 16 = 0
+    report "event_dma: event.status must start a 4-word line (own read address)" severity failure;
+  assert REG_EVENT_RING_CTRL = REG_EVENT_RING_BASE + 4 and REG_EVENT_RING_RD = REG_EVENT_RING_BASE + 8
+    report "event_dma: the ring registers are ring_base, ring_ctrl, ring_rd" severity failure;
 
   -- host accesses to the ring registers are answered here, not by clock_core
-  my_sel <= '1' when unsigned(h_addr) >= to_unsigned(REG_EVENT_RING_BASE / 4, 10) and
-                     unsigned(h_addr) <= to_unsigned(REG_EVENT_RING_RD / 4, 10) else '0';
+  -- (three equality matches, not a range: two 10-bit magnitude compares
+  -- were carry chains)
+  my_sel <= '1' when is_reg(h_addr, REG_EVENT_RING_BASE) or is_reg(h_addr, REG_EVENT_RING_CTRL) or
+                     is_reg(h_addr, REG_EVENT_RING_RD) else '0';
 
   c_valid <= m_act or (h_valid and not my_sel);
   c_write <= h_write and not m_act;
-  c_addr  <= std_logic_vector(A_STATUS + resize(k, 10) + 1) when m_act = '1' and polling = '0' else
-             std_logic_vector(A_STATUS) when m_act = '1' else
-             h_addr;
+  -- event.status is on a 4-word line (asserted above): the word in the
+  -- line is 0 for the poll, k + 1 for entry word k, no adder on the address
+  own_w   <= "00" when polling = '1' else std_logic_vector(k + 1);
+  c_addr  <= std_logic_vector(A_STATUS(9 downto 2)) & own_w when m_act = '1' else h_addr;
   h_ready <= (c_ready and not m_act) or my_ready;
   h_rdata <= my_rdata when my_ready = '1' else c_rdata;
 

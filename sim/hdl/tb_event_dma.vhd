@@ -27,6 +27,7 @@ architecture tb of tb_event_dma is
   constant SCRATCH : natural := 16#04C#;          -- a clock-core register the host uses
   signal clk : std_logic := '0';
   signal rst : std_logic := '1';
+  -- the poll pulse, every 16 clocks (on the card card_irq's every 64)
   signal h_valid, h_write, h_ready : std_logic := '0';
   signal h_addr : std_logic_vector(11 downto 2) := (others => '0');
   signal h_wdata, h_rdata : std_logic_vector(31 downto 0) := (others => '0');
