@@ -35,15 +35,22 @@ end entity;
 architecture rtl of clock_tb_domain is
   signal time_ns   : unsigned(63 downto 0);
   -- Snapshot: the timebase's fraction chunks are not aligned to time_ns
-  -- (that took 144 flip-flops); frac_early runs SNAP_LEAD clocks ahead of
-  -- time_ns, so a snapshot latches it (frac_cap) and offers its first word
-  -- (time_ns 31..0) exactly SNAP_LEAD clocks later, latching ns 63..32 of
-  -- that clock (snap_hi) for its second word. It starts only when the
-  -- crossing is free and no other answer is under way, so the crossing is
-  -- still free then and takes the word in that clock.
+  -- (that took 144 flip-flops). frac_cap takes each fraction chunk as the
+  -- adders hold it (frac_skew: chunk 1 one clock behind chunk 0): chunk 0
+  -- in the snapshot's start clock S, chunk 1 in S + 1 (its freeze runs a
+  -- clock behind, snap_act_d), both of step S; that step's ns is aligned
+  -- at S + SNAP_LEAD (96 / TB_W - 1: 5), when the first word (time_ns
+  -- 31..0) is offered and ns 63..32 of that clock latched (snap_hi) for
+  -- the second. (Until session 6 frac_cap took the timebase's frac_early,
+  -- whose chunk 0 is a clock late through 16 flip-flops, and SNAP_LEAD was
+  -- 4.) The third word, the fraction, leaves through snap_hi too: it takes
+  -- frac_cap once the second word is out, so the answer multiplexer has
+  -- one source for both. It starts only when the crossing is free and no
+  -- other answer is under way, so the crossing is still free then and
+  -- takes the word in that clock.
   constant TB_W : positive := 16;
-  constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;   -- >= 2: see rv
-  signal frac_early, frac_cap : unsigned(31 downto 0) := (others => '0');
+  constant SNAP_LEAD : positive := 96 / TB_W - 1;   -- >= 2: see rv
+  signal frac_skew, frac_cap : unsigned(31 downto 0) := (others => '0');
   signal snap_hi : unsigned(31 downto 0) := (others => '0');
   signal time_skew : unsigned(63 downto 0);   -- perout_gen's compare reads these
   signal snap_sh : std_logic_vector(SNAP_LEAD - 1 downto 0) := (others => '0');
@@ -51,7 +58,7 @@ architecture rtl of clock_tb_domain is
   -- (busy, its kind and word number: the word's destination) and the word's
   -- valid flag rv, all flip-flops; sent: the crossing took a word in the
   -- clock before, so the next word (or the end) is chosen now.
-  signal busy, rv, sent, snap_act : std_logic := '0';
+  signal busy, rv, sent, snap_act, snap_act_d : std_logic := '0';
   -- the crossing's ready a clock ago: with no take since (sent = 0) and
   -- none now (rv = 0) the crossing is free now. The snapshot's start
   -- decision uses it instead of resp_ready, which carries tb_rst: tb_rst's
@@ -65,6 +72,11 @@ architecture rtl of clock_tb_domain is
   -- state's enables was the worst tb_clk path of the session-5 merge at
   -- seed 2 (8.17 ns).
   signal last_w, last_pps : std_logic := '0';
+  -- decoded the same way: the word under way is the snapshot's second
+  -- (after it snap_hi takes the fraction) or the PPS stamp's first (after
+  -- it the capture shifts the stamp's high word into its low half, so both
+  -- words leave from pps_stamp(31 downto 0))
+  signal sh_snap, sh_pps, pps_shift : std_logic := '0';
   signal kind : std_logic_vector(1 downto 0) := "00";
   signal wi : unsigned(1 downto 0) := "00";
   signal word : std_logic_vector(31 downto 0);
@@ -124,8 +136,8 @@ begin
     generic map (W => TB_W, ADJ_FRAC => false)   -- adjust is whole ns (M_ADJ_LO/HI)
     port map (clk => clk, rst => rst, cmd_valid => tb_valid, cmd_op => tb_op,
               cmd_data => tb_data, cmd_ready => tb_ready, time_ns => time_ns,
-              time_frac => open, frac_early => frac_early, time_skew => time_skew,
-              period => open);
+              time_frac => open, frac_early => open, time_skew => time_skew,
+              frac_skew => frac_skew, period => open);
 
   msg_ready <= tb_ready and not tb_valid;
   -- the command word is the staging register itself: it cannot change while
@@ -161,6 +173,19 @@ begin
         last_pps <= '1';
       else
         last_pps <= '0';
+      end if;
+      if kind = "00" and wi = 1 then
+        sh_snap <= '1';
+      else
+        sh_snap <= '0';
+      end if;
+      if kind = "11" and wi = 0 then
+        sh_pps <= '1';
+      else
+        sh_pps <= '0';
+      end if;
+      if sent = '1' and sh_snap = '1' then
+        snap_hi <= frac_cap;         -- the fraction, the snapshot's last word
       end if;
       if sent = '1' then
         if last_w = '1' then
@@ -218,14 +243,18 @@ begin
         glitches <= glitches + 1;
       end if;
 
-      -- snapshot: fraction now, the first word SNAP_LEAD clocks later; only
-      -- when the crossing is free, takes nothing in this clock and no other
-      -- answer is under way (frac_cap follows frac_early whenever no
-      -- snapshot is under way, so it holds the start clock's value: its 32
-      -- enables do not hang on the start decision, which was a 8.8 ns
-      -- tb_clk path at seed 2)
+      -- snapshot: fraction now (chunk 1 in the next clock), the first word
+      -- SNAP_LEAD clocks later; only when the crossing is free, takes
+      -- nothing in this clock and no other answer is under way (frac_cap
+      -- follows frac_skew whenever no snapshot is under way, so it holds
+      -- the start clock's step: its 32 enables do not hang on the start
+      -- decision, which was a 8.8 ns tb_clk path at seed 2)
+      snap_act_d <= snap_act;
       if snap_act = '0' then
-        frac_cap <= frac_early;
+        frac_cap(TB_W - 1 downto 0) <= frac_skew(TB_W - 1 downto 0);
+      end if;
+      if snap_act_d = '0' then
+        frac_cap(31 downto TB_W) <= frac_skew(31 downto TB_W);
       end if;
       snap_sh <= snap_sh(SNAP_LEAD - 2 downto 0) & '0';
       if snap_sh(SNAP_LEAD - 2) = '1' then
@@ -280,7 +309,7 @@ begin
       if rst_q = '1' then
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         snap_sh <= (others => '0');
-        busy <= '0'; rv <= '0'; sent <= '0'; snap_act <= '0';
+        busy <= '0'; rv <= '0'; sent <= '0'; snap_act <= '0'; snap_act_d <= '0';
         pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
         ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
@@ -301,20 +330,42 @@ begin
   -- from the strobe (edge_capture registers hold) until the answer leaves
   pps_hold <= pps_stb or pps_is_stamp;
   resp_valid <= rv;
-  with kind & std_logic_vector(wi) select word <=
-    std_logic_vector(time_ns(31 downto 0)) when D_TIME_LO,
-    std_logic_vector(snap_hi) when D_TIME_HI,
-    std_logic_vector(frac_cap) when D_TIME_FRAC,
-    fq_entry(31 downto 0) when D_EV_LO,
-    fq_entry(63 downto 32) when D_EV_HI,
-    -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
-    fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64)
-      when D_EV_INFO,
-    std_logic_vector(resize(fq_level, 32)) when D_EV_LEVEL,
-    std_logic_vector(fq_ovf) when D_EV_OVF,
-    std_logic_vector(pps_stamp(31 downto 0)) when D_PPS_LO,
-    std_logic_vector(pps_stamp(63 downto 32)) when D_PPS_HI,
-    std_logic_vector(glitches) when others;    -- D_PPS_FILT
+  -- seven sources (eleven until session 6: the snapshot's fraction now
+  -- leaves through snap_hi, the PPS stamp's high word through the
+  -- capture's low half)
+  pps_shift <= sent and sh_pps;
+  answer_word : process (all)
+  begin
+    case kind is
+      when "00" =>                   -- D_TIME_LO, D_TIME_HI, D_TIME_FRAC
+        if wi = 0 then
+          word <= std_logic_vector(time_ns(31 downto 0));
+        else
+          word <= std_logic_vector(snap_hi);
+        end if;
+      when "01" =>                   -- D_EV_LO, D_EV_HI, D_EV_INFO
+        if wi = 0 then
+          word <= fq_entry(31 downto 0);
+        elsif wi = 1 then
+          word <= fq_entry(63 downto 32);
+        else
+          -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
+          word <= fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64);
+        end if;
+      when "10" =>                   -- D_EV_LEVEL, D_EV_OVF
+        if wi = 0 then
+          word <= std_logic_vector(resize(fq_level, 32));
+        else
+          word <= std_logic_vector(fq_ovf);
+        end if;
+      when others =>                 -- D_PPS_LO, D_PPS_HI, D_PPS_FILT
+        if wi(1) = '0' then
+          word <= std_logic_vector(pps_stamp(31 downto 0));
+        else
+          word <= std_logic_vector(glitches);
+        end if;
+    end case;
+  end process;
   resp <= kind & std_logic_vector(wi) & word;
   us_toggle  <= us_t;
   time_ns_out <= time_ns;
@@ -322,7 +373,7 @@ begin
   pps_cap : entity work.edge_capture
     port map (clk => clk, rst => rst, pin => pps_in, enable => pps_en,
               falling => pps_fall, min_width => pps_minw,
-              time_ns => time_ns, hold => pps_hold, stamp_valid => pps_stb,
+              time_ns => time_ns, hold => pps_hold, shift => pps_shift, stamp_valid => pps_stb,
               stamp => pps_stamp, glitch => pps_glitch);
 
   events : for i in 0 to N_EVENTS - 1 generate
