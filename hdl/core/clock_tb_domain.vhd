@@ -24,6 +24,11 @@ entity clock_tb_domain is
     msg_ready  : out std_logic;
     resp_valid : out std_logic;
     resp       : out std_logic_vector(RESP_W - 1 downto 0);
+    -- the answer word is resp_alt ? resp_data_alt : resp, chosen by the
+    -- crossing (cdc_handshake a_alt): its holding register's unused LUTs
+    -- are the answer multiplexer's last stage
+    resp_alt   : out std_logic;
+    resp_data_alt : out std_logic_vector(RESP_W - 1 downto 0);
     resp_ready : in  std_logic;
     us_toggle  : out std_logic;      -- flips every microsecond of this clock
     pps_in     : in  std_logic;
@@ -79,7 +84,7 @@ architecture rtl of clock_tb_domain is
   signal sh_snap, sh_pps, pps_shift : std_logic := '0';
   signal kind : std_logic_vector(1 downto 0) := "00";
   signal wi : unsigned(1 downto 0) := "00";
-  signal word : std_logic_vector(31 downto 0);
+  signal word, word_alt : std_logic_vector(31 downto 0);
   signal tb_valid  : std_logic := '0';
   signal tb_ready  : std_logic;
   signal tb_op     : std_logic_vector(1 downto 0) := "00";
@@ -334,39 +339,43 @@ begin
   -- leaves through snap_hi, the PPS stamp's high word through the
   -- capture's low half)
   pps_shift <= sent and sh_pps;
+  -- kinds 00 and 01 here, 10 and 11 in word_alt; the crossing picks one
+  -- by kind(1) (resp_alt)
   answer_word : process (all)
   begin
-    case kind is
-      when "00" =>                   -- D_TIME_LO, D_TIME_HI, D_TIME_FRAC
-        if wi = 0 then
-          word <= std_logic_vector(time_ns(31 downto 0));
-        else
-          word <= std_logic_vector(snap_hi);
-        end if;
-      when "01" =>                   -- D_EV_LO, D_EV_HI, D_EV_INFO
-        if wi = 0 then
-          word <= fq_entry(31 downto 0);
-        elsif wi = 1 then
-          word <= fq_entry(63 downto 32);
-        else
-          -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
-          word <= fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64);
-        end if;
-      when "10" =>                   -- D_EV_LEVEL, D_EV_OVF
-        if wi = 0 then
-          word <= std_logic_vector(resize(fq_level, 32));
-        else
-          word <= std_logic_vector(fq_ovf);
-        end if;
-      when others =>                 -- D_PPS_LO, D_PPS_HI, D_PPS_FILT
-        if wi(1) = '0' then
-          word <= std_logic_vector(pps_stamp(31 downto 0));
-        else
-          word <= std_logic_vector(glitches);
-        end if;
-    end case;
+    if kind(0) = '0' then            -- D_TIME_LO, D_TIME_HI, D_TIME_FRAC
+      if wi = 0 then
+        word <= std_logic_vector(time_ns(31 downto 0));
+      else
+        word <= std_logic_vector(snap_hi);
+      end if;
+    else                             -- D_EV_LO, D_EV_HI, D_EV_INFO
+      if wi = 0 then
+        word <= fq_entry(31 downto 0);
+      elsif wi = 1 then
+        word <= fq_entry(63 downto 32);
+      else
+        -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
+        word <= fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64);
+      end if;
+    end if;
+    if kind(0) = '0' then            -- D_EV_LEVEL, D_EV_OVF
+      if wi = 0 then
+        word_alt <= std_logic_vector(resize(fq_level, 32));
+      else
+        word_alt <= std_logic_vector(fq_ovf);
+      end if;
+    else                             -- D_PPS_LO, D_PPS_HI, D_PPS_FILT
+      if wi(1) = '0' then
+        word_alt <= std_logic_vector(pps_stamp(31 downto 0));
+      else
+        word_alt <= std_logic_vector(glitches);
+      end if;
+    end if;
   end process;
   resp <= kind & std_logic_vector(wi) & word;
+  resp_data_alt <= kind & std_logic_vector(wi) & word_alt;
+  resp_alt <= kind(1);
   us_toggle  <= us_t;
   time_ns_out <= time_ns;
 
