@@ -82,6 +82,11 @@ architecture rtl of clock_tb_domain is
   -- it the capture shifts the stamp's high word into its low half, so both
   -- words leave from pps_stamp(31 downto 0))
   signal sh_snap, sh_pps, pps_shift : std_logic := '0';
+  -- an event answer started in the clock before: frac_cap takes the
+  -- stamp's high word now (not in the start clock: that decision must not
+  -- reach frac_cap's enables, see below), snap_hi takes it from frac_cap
+  -- once the first word is out (sh_snap), and it leaves from there
+  signal ev_ld : std_logic := '0';
   signal kind : std_logic_vector(1 downto 0) := "00";
   signal wi : unsigned(1 downto 0) := "00";
   signal word, word_alt : std_logic_vector(31 downto 0);
@@ -179,7 +184,7 @@ begin
       else
         last_pps <= '0';
       end if;
-      if kind = "00" and wi = 1 then
+      if (kind = "00" and wi = 1) or (kind = "01" and wi = 0) then
         sh_snap <= '1';
       else
         sh_snap <= '0';
@@ -190,7 +195,9 @@ begin
         sh_pps <= '0';
       end if;
       if sent = '1' and sh_snap = '1' then
-        snap_hi <= frac_cap;         -- the fraction, the snapshot's last word
+        -- the snapshot's fraction (its last word), or the event stamp's
+        -- high word (frac_cap took it after the answer started)
+        snap_hi <= frac_cap;
       end if;
       if sent = '1' then
         if last_w = '1' then
@@ -255,11 +262,17 @@ begin
       -- the start clock's step: its 32 enables do not hang on the start
       -- decision, which was a 8.8 ns tb_clk path at seed 2)
       snap_act_d <= snap_act;
-      if snap_act = '0' then
-        frac_cap(TB_W - 1 downto 0) <= frac_skew(TB_W - 1 downto 0);
-      end if;
-      if snap_act_d = '0' then
-        frac_cap(31 downto TB_W) <= frac_skew(31 downto TB_W);
+      ev_ld <= '0';
+      if ev_ld = '1' then
+        -- busy with an event answer: no snapshot under way
+        frac_cap <= unsigned(fq_entry(63 downto 32));
+      else
+        if snap_act = '0' then
+          frac_cap(TB_W - 1 downto 0) <= frac_skew(TB_W - 1 downto 0);
+        end if;
+        if snap_act_d = '0' then
+          frac_cap(31 downto TB_W) <= frac_skew(31 downto TB_W);
+        end if;
       end if;
       snap_sh <= snap_sh(SNAP_LEAD - 2 downto 0) & '0';
       if snap_sh(SNAP_LEAD - 2) = '1' then
@@ -280,6 +293,7 @@ begin
           end if;
         elsif ev_pend = '1' then
           ev_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "01"; wi <= "00";
+          ev_ld <= '1';
         elsif evstat_pend = '1' then
           evstat_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "10"; wi <= "00";
         elsif pps_is_stamp = '1' then
@@ -318,6 +332,7 @@ begin
         pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
         ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
+        ev_ld <= '0';
         glitches <= (others => '0');
       end if;
     end if;
@@ -343,21 +358,18 @@ begin
   -- by kind(1) (resp_alt)
   answer_word : process (all)
   begin
-    if kind(0) = '0' then            -- D_TIME_LO, D_TIME_HI, D_TIME_FRAC
-      if wi = 0 then
+    -- D_TIME_LO, D_TIME_HI, D_TIME_FRAC; D_EV_LO, D_EV_HI, D_EV_INFO
+    if wi = 0 then
+      if kind(0) = '0' then
         word <= std_logic_vector(time_ns(31 downto 0));
       else
-        word <= std_logic_vector(snap_hi);
-      end if;
-    else                             -- D_EV_LO, D_EV_HI, D_EV_INFO
-      if wi = 0 then
         word <= fq_entry(31 downto 0);
-      elsif wi = 1 then
-        word <= fq_entry(63 downto 32);
-      else
-        -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
-        word <= fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64);
       end if;
+    elsif wi = 1 or kind(0) = '0' then
+      word <= std_logic_vector(snap_hi);
+    else
+      -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
+      word <= fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64);
     end if;
     if kind(0) = '0' then            -- D_EV_LEVEL, D_EV_OVF
       if wi = 0 then
