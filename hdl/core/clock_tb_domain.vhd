@@ -87,6 +87,9 @@ architecture rtl of clock_tb_domain is
   -- reach frac_cap's enables, see below), snap_hi takes it from frac_cap
   -- once the first word is out (sh_snap), and it leaves from there
   signal ev_ld : std_logic := '0';
+  -- an event answer is under way: frac_cap holds the high word until the
+  -- answer ends (the first word may wait for the crossing several clocks)
+  signal ev_act : std_logic := '0';
   signal kind : std_logic_vector(1 downto 0) := "00";
   signal wi : unsigned(1 downto 0) := "00";
   signal word, word_alt : std_logic_vector(31 downto 0);
@@ -201,7 +204,7 @@ begin
       end if;
       if sent = '1' then
         if last_w = '1' then
-          busy <= '0'; rv <= '0'; snap_act <= '0';
+          busy <= '0'; rv <= '0'; snap_act <= '0'; ev_act <= '0';
           if last_pps = '1' then
             pps_is_stamp <= '0';     -- the stamp is out: the capture may go on
           end if;
@@ -267,10 +270,10 @@ begin
         -- busy with an event answer: no snapshot under way
         frac_cap <= unsigned(fq_entry(63 downto 32));
       else
-        if snap_act = '0' then
+        if snap_act = '0' and ev_act = '0' then
           frac_cap(TB_W - 1 downto 0) <= frac_skew(TB_W - 1 downto 0);
         end if;
-        if snap_act_d = '0' then
+        if snap_act_d = '0' and ev_act = '0' then
           frac_cap(31 downto TB_W) <= frac_skew(31 downto TB_W);
         end if;
       end if;
@@ -293,7 +296,7 @@ begin
           end if;
         elsif ev_pend = '1' then
           ev_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "01"; wi <= "00";
-          ev_ld <= '1';
+          ev_ld <= '1'; ev_act <= '1';
         elsif evstat_pend = '1' then
           evstat_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "10"; wi <= "00";
         elsif pps_is_stamp = '1' then
@@ -332,7 +335,7 @@ begin
         pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
         ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
-        ev_ld <= '0';
+        ev_ld <= '0'; ev_act <= '0';
         glitches <= (others => '0');
       end if;
     end if;
