@@ -19,6 +19,13 @@ entity cdc_handshake is
     a_rst   : in  std_logic;
     a_valid : in  std_logic;                           -- transfer a_data now
     a_data  : in  std_logic_vector(WIDTH - 1 downto 0);
+    -- 1: transfer a_data_alt instead. The holding register's flip-flops
+    -- load straight from the data (no logic in front of them), so this
+    -- 2:1 multiplexer fills their otherwise unused LUTs: a sender with
+    -- several sources gives the crossing its last multiplexer stage for
+    -- free (clock_tb_domain's answer, session 6). Unused: leave open.
+    a_alt      : in  std_logic := '0';
+    a_data_alt : in  std_logic_vector(WIDTH - 1 downto 0) := (others => '0');
     a_ready : out std_logic;                           -- may transfer
     b_clk   : in  std_logic;
     b_rst   : in  std_logic;
@@ -43,7 +50,11 @@ begin
       if a_rst = '1' then
         req <= ack_a;              -- idle: req equals the returned ack
       elsif a_valid = '1' and req = ack_a then
-        hold <= a_data;
+        if a_alt = '1' then
+          hold <= a_data_alt;
+        else
+          hold <= a_data;
+        end if;
         req  <= not req;
       end if;
     end if;

@@ -46,7 +46,8 @@ architecture rtl of clock_core is
   signal a_msg_valid, a_msg_ready, b_msg_valid, b_msg_ready : std_logic;
   signal a_msg, b_msg : std_logic_vector(MSG_W - 1 downto 0);
   signal t_resp_valid, t_resp_ready, b_resp_pend, b_resp_take : std_logic;
-  signal t_resp, b_resp : std_logic_vector(RESP_W - 1 downto 0);
+  signal t_resp, t_resp_alt_data, b_resp : std_logic_vector(RESP_W - 1 downto 0);
+  signal t_resp_alt : std_logic;
   signal us_t, us_b, us_b_d, us_tick : std_logic := '0';
   signal ev_pend_t : std_logic;
 begin
@@ -71,7 +72,8 @@ begin
   to_bus : entity work.cdc_handshake
     generic map (WIDTH => RESP_W)
     port map (a_clk => tb_clk, a_rst => tb_rst, a_valid => t_resp_valid,
-              a_data => t_resp, a_ready => t_resp_ready,
+              a_data => t_resp, a_alt => t_resp_alt, a_data_alt => t_resp_alt_data,
+              a_ready => t_resp_ready,
               b_clk => bus_clk, b_rst => bus_rst, b_ready => b_resp_take,
               b_valid => open, b_pending => b_resp_pend, b_data => b_resp);
 
@@ -79,6 +81,7 @@ begin
     generic map (N_EVENTS => N_EVENTS, FIFO_LOG2 => FIFO_LOG2, CLK_HZ => CLK_HZ)
     port map (clk => tb_clk, rst => tb_rst, msg_valid => b_msg_valid, msg => b_msg,
               msg_ready => b_msg_ready, resp_valid => t_resp_valid, resp => t_resp,
+              resp_alt => t_resp_alt, resp_data_alt => t_resp_alt_data,
               resp_ready => t_resp_ready, us_toggle => us_t, ev_pending => ev_pend_t,
               pps_in => pps_in,
               event_in => event_in, perout => perout, time_ns_out => tb_time_ns);

@@ -24,6 +24,11 @@ entity clock_tb_domain is
     msg_ready  : out std_logic;
     resp_valid : out std_logic;
     resp       : out std_logic_vector(RESP_W - 1 downto 0);
+    -- the answer word is resp_alt ? resp_data_alt : resp, chosen by the
+    -- crossing (cdc_handshake a_alt): its holding register's unused LUTs
+    -- are the answer multiplexer's last stage
+    resp_alt   : out std_logic;
+    resp_data_alt : out std_logic_vector(RESP_W - 1 downto 0);
     resp_ready : in  std_logic;
     us_toggle  : out std_logic;      -- flips every microsecond of this clock
     ev_pending : out std_logic;      -- the event FIFO holds a stamp (a flip-flop)
@@ -39,9 +44,18 @@ architecture rtl of clock_tb_domain is
   -- (that took 144 flip-flops); frac_early runs SNAP_LEAD clocks ahead of
   -- time_ns, so a snapshot latches it (frac_cap) and offers its first word
   -- (time_ns 31..0) exactly SNAP_LEAD clocks later, latching ns 63..32 of
-  -- that clock (snap_hi) for its second word. It starts only when the
-  -- crossing is free and no other answer is under way, so the crossing is
-  -- still free then and takes the word in that clock.
+  -- that clock (snap_hi) for its second. The third word, the fraction,
+  -- leaves through snap_hi too: it takes frac_cap once the second word is
+  -- out, so the answer multiplexer has one source for both. It starts only
+  -- when the crossing is free and no other answer is under way, so the
+  -- crossing is still free then and takes the word in that clock.
+  -- (Taking the fraction from the timebase's frac_skew instead, chunk 1 a
+  -- clock after chunk 0, saves the 16 flip-flops that delay frac_early's
+  -- chunk 0 but makes SNAP_LEAD 5: a clock read one tb_clk later. That
+  -- passed every clock-core test but moved the co-simulation's bus timing
+  -- into the stamp engine's open pairing race (docs/stamping-results.md,
+  -- 'A mis-pairing': test-cosim slot-line-rate-one-stamp-per-entry
+  -- failed), so it waits for that fix.)
   constant TB_W : positive := 16;
   constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;   -- >= 2: see rv
   signal frac_early, frac_cap : unsigned(31 downto 0) := (others => '0');
@@ -66,9 +80,22 @@ architecture rtl of clock_tb_domain is
   -- state's enables was the worst tb_clk path of the session-5 merge at
   -- seed 2 (8.17 ns).
   signal last_w, last_pps : std_logic := '0';
+  -- decoded the same way: the word under way is the snapshot's second
+  -- (after it snap_hi takes the fraction) or the PPS stamp's first (after
+  -- it the capture shifts the stamp's high word into its low half, so both
+  -- words leave from pps_stamp(31 downto 0))
+  signal sh_snap, sh_pps, pps_shift : std_logic := '0';
+  -- an event answer started in the clock before: frac_cap takes the
+  -- stamp's high word now (not in the start clock: that decision must not
+  -- reach frac_cap's enables, see below), snap_hi takes it from frac_cap
+  -- once the first word is out (sh_snap), and it leaves from there
+  signal ev_ld : std_logic := '0';
+  -- an event answer is under way: frac_cap holds the high word until the
+  -- answer ends (the first word may wait for the crossing several clocks)
+  signal ev_act : std_logic := '0';
   signal kind : std_logic_vector(1 downto 0) := "00";
   signal wi : unsigned(1 downto 0) := "00";
-  signal word : std_logic_vector(31 downto 0);
+  signal word, word_alt : std_logic_vector(31 downto 0);
   signal tb_valid  : std_logic := '0';
   signal tb_ready  : std_logic;
   signal tb_op     : std_logic_vector(1 downto 0) := "00";
@@ -127,7 +154,7 @@ begin
     port map (clk => clk, rst => rst, cmd_valid => tb_valid, cmd_op => tb_op,
               cmd_data => tb_data, cmd_ready => tb_ready, time_ns => time_ns,
               time_frac => open, frac_early => frac_early, time_skew => time_skew,
-              period => open);
+              frac_skew => open, period => open);
 
   msg_ready <= tb_ready and not tb_valid;
   -- the command word is the staging register itself: it cannot change while
@@ -164,9 +191,24 @@ begin
       else
         last_pps <= '0';
       end if;
+      if (kind = "00" and wi = 1) or (kind = "01" and wi = 0) then
+        sh_snap <= '1';
+      else
+        sh_snap <= '0';
+      end if;
+      if kind = "11" and wi = 0 then
+        sh_pps <= '1';
+      else
+        sh_pps <= '0';
+      end if;
+      if sent = '1' and sh_snap = '1' then
+        -- the snapshot's fraction (its last word), or the event stamp's
+        -- high word (frac_cap took it after the answer started)
+        snap_hi <= frac_cap;
+      end if;
       if sent = '1' then
         if last_w = '1' then
-          busy <= '0'; rv <= '0'; snap_act <= '0';
+          busy <= '0'; rv <= '0'; snap_act <= '0'; ev_act <= '0';
           if last_pps = '1' then
             pps_is_stamp <= '0';     -- the stamp is out: the capture may go on
           end if;
@@ -223,11 +265,17 @@ begin
       -- snapshot: fraction now, the first word SNAP_LEAD clocks later; only
       -- when the crossing is free, takes nothing in this clock and no other
       -- answer is under way (frac_cap follows frac_early whenever no
-      -- snapshot is under way, so it holds the start clock's value: its 32
-      -- enables do not hang on the start decision, which was a 8.8 ns
-      -- tb_clk path at seed 2)
-      if snap_act = '0' then
-        frac_cap <= frac_early;
+      -- snapshot or event answer is under way, so it holds the start
+      -- clock's value: its 32 enables do not hang on the start decision,
+      -- which was a 8.8 ns tb_clk path at seed 2)
+      ev_ld <= '0';
+      if ev_ld = '1' then
+        -- busy with an event answer: no snapshot under way
+        frac_cap <= unsigned(fq_entry(63 downto 32));
+      else
+        if snap_act = '0' and ev_act = '0' then
+          frac_cap <= frac_early;
+        end if;
       end if;
       snap_sh <= snap_sh(SNAP_LEAD - 2 downto 0) & '0';
       if snap_sh(SNAP_LEAD - 2) = '1' then
@@ -248,6 +296,7 @@ begin
           end if;
         elsif ev_pend = '1' then
           ev_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "01"; wi <= "00";
+          ev_ld <= '1'; ev_act <= '1';
         elsif evstat_pend = '1' then
           evstat_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "10"; wi <= "00";
         elsif pps_is_stamp = '1' then
@@ -294,6 +343,7 @@ begin
         pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
         ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
+        ev_ld <= '0'; ev_act <= '0';
         glitches <= (others => '0');
       end if;
     end if;
@@ -311,21 +361,44 @@ begin
   -- from the strobe (edge_capture registers hold) until the answer leaves
   pps_hold <= pps_stb or pps_is_stamp;
   resp_valid <= rv;
-  with kind & std_logic_vector(wi) select word <=
-    std_logic_vector(time_ns(31 downto 0)) when D_TIME_LO,
-    std_logic_vector(snap_hi) when D_TIME_HI,
-    std_logic_vector(frac_cap) when D_TIME_FRAC,
-    fq_entry(31 downto 0) when D_EV_LO,
-    fq_entry(63 downto 32) when D_EV_HI,
-    -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
-    fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64)
-      when D_EV_INFO,
-    std_logic_vector(resize(fq_level, 32)) when D_EV_LEVEL,
-    std_logic_vector(fq_ovf) when D_EV_OVF,
-    std_logic_vector(pps_stamp(31 downto 0)) when D_PPS_LO,
-    std_logic_vector(pps_stamp(63 downto 32)) when D_PPS_HI,
-    std_logic_vector(glitches) when others;    -- D_PPS_FILT
+  -- seven sources (eleven until session 6: the snapshot's fraction now
+  -- leaves through snap_hi, the PPS stamp's high word through the
+  -- capture's low half)
+  pps_shift <= sent and sh_pps;
+  -- kinds 00 and 01 here, 10 and 11 in word_alt; the crossing picks one
+  -- by kind(1) (resp_alt)
+  answer_word : process (all)
+  begin
+    -- D_TIME_LO, D_TIME_HI, D_TIME_FRAC; D_EV_LO, D_EV_HI, D_EV_INFO
+    if wi = 0 then
+      if kind(0) = '0' then
+        word <= std_logic_vector(time_ns(31 downto 0));
+      else
+        word <= fq_entry(31 downto 0);
+      end if;
+    elsif wi = 1 or kind(0) = '0' then
+      word <= std_logic_vector(snap_hi);
+    else
+      -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
+      word <= fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64);
+    end if;
+    if kind(0) = '0' then            -- D_EV_LEVEL, D_EV_OVF
+      if wi = 0 then
+        word_alt <= std_logic_vector(resize(fq_level, 32));
+      else
+        word_alt <= std_logic_vector(fq_ovf);
+      end if;
+    else                             -- D_PPS_LO, D_PPS_HI, D_PPS_FILT
+      if wi(1) = '0' then
+        word_alt <= std_logic_vector(pps_stamp(31 downto 0));
+      else
+        word_alt <= std_logic_vector(glitches);
+      end if;
+    end if;
+  end process;
   resp <= kind & std_logic_vector(wi) & word;
+  resp_data_alt <= kind & std_logic_vector(wi) & word_alt;
+  resp_alt <= kind(1);
   us_toggle  <= us_t;
   ev_pending <= ev_pend_q;
   time_ns_out <= time_ns;
@@ -333,7 +406,7 @@ begin
   pps_cap : entity work.edge_capture
     port map (clk => clk, rst => rst, pin => pps_in, enable => pps_en,
               falling => pps_fall, min_width => pps_minw,
-              time_ns => time_ns, hold => pps_hold, stamp_valid => pps_stb,
+              time_ns => time_ns, hold => pps_hold, shift => pps_shift, stamp_valid => pps_stb,
               stamp => pps_stamp, glitch => pps_glitch);
 
   events : for i in 0 to N_EVENTS - 1 generate

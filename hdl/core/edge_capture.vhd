@@ -34,6 +34,13 @@ entity edge_capture is
     -- Registered like enable (one clock late): raise it in the clock of
     -- stamp_valid already.
     hold        : in  std_logic := '0';
+    -- 1 (a clock with no edge taken, i.e. while hold): stamp(31 downto 0)
+    -- takes stamp(63 downto 32), so a consumer that sends the stamp as two
+    -- 32-bit words reads both from the low half (clock_tb_domain's PPS
+    -- answer: one 32-bit source less in its answer multiplexer; the
+    -- register's load multiplexer is the otherwise unused LUT in front of
+    -- each of its flip-flops). Tie to 0 where unused.
+    shift       : in  std_logic := '0';
     stamp_valid : out std_logic;                 -- one-clock strobe
     stamp       : out unsigned(63 downto 0);     -- valid with stamp_valid only
     glitch      : out std_logic);                -- one-clock strobe
@@ -98,6 +105,8 @@ begin
       armed       <= not rst and enable and not hold;   -- = not rst_q and en_q
       if take = '1' then
         cand <= time_ns;
+      elsif shift = '1' then
+        cand(31 downto 0) <= cand(63 downto 32);
       end if;
       -- cnt: +1 while a count goes on or ends with a stamp, 2 from a
       -- take, else 0: so in a take's clock cnt is 0 (a glitch, disable or

@@ -78,6 +78,11 @@ entity timebase is
     -- consumer that works chunk by chunk a clock apart (perout_gen's
     -- compare), so it needs no aligned copy.
     time_skew : out unsigned(63 downto 0);
+    -- the fraction chunks the same way (chunk k, bits k*W+W-1..k*W, of
+    -- the step whose chunk 0 was there in clock t-k): clock_tb_domain's
+    -- snapshot latches each chunk at its own clock, so it needs neither
+    -- time_frac's nor frac_early's alignment flip-flops
+    frac_skew : out unsigned(31 downto 0);
     period    : out unsigned(39 downto 0));          -- increment in use
 end entity;
 
@@ -357,6 +362,9 @@ begin
         end if;
       end process;
       aligned((j + 1) * W - 1 downto j * W) <= q;
+    end generate;
+    fskew : if j < 32 / W generate
+      frac_skew((j + 1) * W - 1 downto j * W) <= r(j);
     end generate;
     skew : if j >= 32 / W generate
       time_skew((j + 1) * W - 1 - 32 downto j * W - 32) <= r(j);

@@ -3,7 +3,8 @@
 -- both directions): every word arrives exactly once, in order, unchanged,
 -- also when the receiver back-pressures with b_ready; while b_pending is
 -- high b_data already holds the next word, and b_valid follows exactly the
--- clocks in which b_pending and b_ready were both high (the take).
+-- clocks in which b_pending and b_ready were both high (the take). Every
+-- third word is offered on the alternative input (a_alt, a_data_alt).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -25,7 +26,8 @@ begin
   dirs : for dir in 0 to 1 generate
     signal a_clk, b_clk : std_logic := '0';
     signal a_valid, a_ready, b_valid, b_ready, b_pending : std_logic := '0';
-    signal a_data, b_data : std_logic_vector(31 downto 0) := (others => '0');
+    signal a_data, b_data, a_data_alt : std_logic_vector(31 downto 0) := (others => '0');
+    signal a_alt : std_logic := '0';
     signal received : natural := 0;
   begin
     a_clk <= not a_clk after half_period(dir, true) when not done;
@@ -34,6 +36,7 @@ begin
     dut : entity work.cdc_handshake
       generic map (WIDTH => 32)
       port map (a_clk => a_clk, a_rst => '0', a_valid => a_valid, a_data => a_data,
+                a_alt => a_alt, a_data_alt => a_data_alt,
                 a_ready => a_ready, b_clk => b_clk, b_rst => '0', b_ready => b_ready,
                 b_valid => b_valid, b_pending => b_pending, b_data => b_data);
 
@@ -43,7 +46,17 @@ begin
     begin
       wait until rising_edge(a_clk);
       for i in 1 to N loop
-        a_data <= std_logic_vector(to_unsigned(i * 7919, 32));
+        -- every third word from the alternative input (a_alt), the other
+        -- input then holding a wrong word
+        if i mod 3 = 0 then
+          a_alt <= '1';
+          a_data_alt <= std_logic_vector(to_unsigned(i * 7919, 32));
+          a_data <= not std_logic_vector(to_unsigned(i * 7919, 32));
+        else
+          a_alt <= '0';
+          a_data <= std_logic_vector(to_unsigned(i * 7919, 32));
+          a_data_alt <= not std_logic_vector(to_unsigned(i * 7919, 32));
+        end if;
         a_valid <= '1';
         loop
           wait until rising_edge(a_clk);

@@ -15,7 +15,8 @@ architecture sim of tb_edge_capture is
   signal clk : std_logic := '0';
   signal rst, pin, enable, falling : std_logic := '0';
   signal min_width : unsigned(15 downto 0) := to_unsigned(4, 16);
-  signal time_ns : unsigned(63 downto 0) := (others => '0');
+  -- a high word that is not zero, so the shift check below can fail
+  signal time_ns : unsigned(63 downto 0) := x"1234_5678_0000_0000";
   signal stamp_valid, glitch : std_logic;
   signal stamp : unsigned(63 downto 0);
   signal done : boolean := false;
@@ -24,7 +25,7 @@ architecture sim of tb_edge_capture is
   -- a consumer like clock_tb_domain's PPS path: hold from the strobe until
   -- it has used the stamp (let_go)
   signal hold_en : boolean := false;
-  signal held, let_go, hold : std_logic := '0';
+  signal held, let_go, hold, shift : std_logic := '0';
 begin
   hold <= (stamp_valid or held) when hold_en else '0';
   clk <= not clk after 4 ns when not done;
@@ -50,7 +51,8 @@ begin
 
   dut : entity work.edge_capture
     port map (clk => clk, rst => rst, pin => pin, enable => enable, falling => falling,
-              min_width => min_width, time_ns => time_ns, hold => hold, stamp_valid => stamp_valid,
+              min_width => min_width, time_ns => time_ns, hold => hold, shift => shift,
+              stamp_valid => stamp_valid,
               stamp => stamp, glitch => glitch);
 
   process
@@ -116,10 +118,17 @@ begin
     check(stamp = last_stamp, "stamp changed while held");
     pin <= '0'; clocks(5); pin <= '1'; clocks(20);
     check(n_stamps = 4 and n_glitches = 1 and stamp = last_stamp, "edge taken while held");
+    -- shift while held (the PPS answer's second word): the low half takes
+    -- the high half, the high half stays
+    shift <= '1'; clocks(1); shift <= '0'; clocks(1);
+    check(stamp(31 downto 0) = last_stamp(63 downto 32) and
+          stamp(63 downto 32) = last_stamp(63 downto 32),
+          "shift: stamp " & to_hstring(stamp) & " from " & to_hstring(last_stamp));
     pin <= '0';
     let_go <= '1'; clocks(1); let_go <= '0'; clocks(5);
     pin <= '1'; clocks(20);
     check(n_stamps = 5 and stamp = last_stamp, "edge after the let_go not stamped");
+    check(last_stamp(63 downto 32) /= x"00000000", "the stamps' high word is zero: the shift check is void");
     pin <= '0'; let_go <= '1'; clocks(1); let_go <= '0'; clocks(5);
 
     -- the exact width threshold for several min_width values (min_width

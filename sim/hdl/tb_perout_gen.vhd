@@ -47,43 +47,51 @@ begin
 
   process
     variable errs : natural := 0;
-    variable prev : std_logic := '0';
-    variable rises, falls : natural := 0;
-    variable t, target : unsigned(63 downto 0);
+    variable t : unsigned(63 downto 0);
     procedure check (c : boolean; m : string) is
     begin
       if not c then errs := errs + 1; report "FAIL: " & m severity error; end if;
     end procedure;
+    -- arm with start s, period p and width w, then watch n clocks: every
+    -- edge must come exactly DELAY = 2 clocks after the time passes its
+    -- target (rise k at s + k * p, fall k at that + w), and exactly nr
+    -- rises and nf falls must come
+    procedure run_edges (s : unsigned(63 downto 0); p, w : unsigned(31 downto 0);
+                         n : positive; nr, nf : natural; what : string) is
+      variable prev : std_logic := '0';
+      variable rises, falls : natural := 0;
+      variable tm, target : unsigned(63 downto 0);
+    begin
+      start_ns <= s; period <= p; width <= w; enable <= '1'; arm <= '1';
+      wait until rising_edge(clk);
+      arm <= '0';
+      for i in 1 to n loop
+        wait until rising_edge(clk);
+        wait for 1 ns;
+        if dout /= prev then
+          -- the time shown 2 clocks ago was the first at or past the target
+          tm := time_ns - 16;
+          if dout = '1' then
+            target := s + resize(resize(p, 64) * rises, 64);
+            rises := rises + 1;
+          else
+            target := s + resize(resize(p, 64) * falls, 64) + resize(w, 64);
+            falls := falls + 1;
+          end if;
+          check(tm >= target and tm < target + 8, what & ": edge " & std_logic'image(dout) &
+                " at time " & to_hstring(tm) & " for target " & to_hstring(target));
+          prev := dout;
+        end if;
+      end loop;
+      check(rises = nr and falls = nf, what & ": " & integer'image(rises) & " rises, " &
+            integer'image(falls) & " falls in " & integer'image(n) & " clocks");
+    end procedure;
   begin
     -- time starts at 0 and the start is not on the 8 ns grid: first clock
     -- at or past 1004 shows 1008
-    start_ns <= to_unsigned(1004, 64);
-    period <= to_unsigned(1000, 32);
-    width <= to_unsigned(300, 32);
-    enable <= '1';
     wait until rising_edge(clk);
-    arm <= '1';
-    wait until rising_edge(clk);
-    arm <= '0';
-    for i in 1 to 700 loop
-      wait until rising_edge(clk);
-      wait for 1 ns;
-      if dout /= prev then
-        -- the time shown 2 clocks ago was the first at or past the target
-        t := time_ns - 16;
-        if dout = '1' then
-          target := to_unsigned(1004 + 1000 * rises, 64);
-          rises := rises + 1;
-        else
-          target := to_unsigned(1004 + 1000 * falls + 300, 64);
-          falls := falls + 1;
-        end if;
-        check(t >= target and t < target + 8, "edge " & std_logic'image(dout) & " at time " &
-              integer'image(to_integer(t)) & " for target " & integer'image(to_integer(target)));
-        prev := dout;
-      end if;
-    end loop;
-    check(rises = 5 and falls = 5, "edges in 5.6 us: " & integer'image(rises) & "/" & integer'image(falls));
+    run_edges(to_unsigned(1004, 64), to_unsigned(1000, 32), to_unsigned(300, 32), 700, 5, 5,
+              "narrow");
     check(next_ns = 6004, "next_ns " & integer'image(to_integer(next_ns)));
     -- disarm: stays low
     enable <= '0';
@@ -98,33 +106,7 @@ begin
     -- low chunk (0x20010 - 0x10020 = 0xFFF0): the rises come from
     -- fall + (period - width), formed chunk by chunk
     t := time_ns + 2000;
-    start_ns <= t;
-    period <= x"00020010";
-    width <= x"00010020";
-    enable <= '1';
-    arm <= '1';
-    wait until rising_edge(clk);
-    arm <= '0';
-    prev := '0'; rises := 0; falls := 0;
-    for i in 1 to 70000 loop
-      wait until rising_edge(clk);
-      wait for 1 ns;
-      if dout /= prev then
-        if dout = '1' then
-          target := start_ns + rises * 16#20010#;
-          rises := rises + 1;
-        else
-          target := start_ns + falls * 16#20010# + 16#10020#;
-          falls := falls + 1;
-        end if;
-        check(time_ns - 16 >= target and time_ns - 16 < target + 8, "wide: edge " &
-              std_logic'image(dout) & " at time " & to_hstring(time_ns - 16) & " for target " &
-              to_hstring(target));
-        prev := dout;
-      end if;
-    end loop;
-    check(rises = 5 and falls = 4, "wide: edges in 560 us: " & integer'image(rises) & "/" &
-          integer'image(falls));
+    run_edges(t, x"00020010", x"00010020", 70000, 5, 4, "wide");
 
     -- the compare is modular over 48 bits of ns (perout_gen.vhd): a
     -- target up to 2^47 ns ahead is waited for, one behind is past. Across
@@ -136,32 +118,9 @@ begin
     wait until rising_edge(clk);
     jump <= false;
     wait for 1 ns;
-    start_ns <= x"0001000000000100";   -- 0x1100 = 4352 ns after the time now
-    period <= to_unsigned(1000, 32);
-    width <= to_unsigned(300, 32);
-    enable <= '1'; arm <= '1';
-    wait until rising_edge(clk);
-    arm <= '0';
-    prev := '0'; rises := 0; falls := 0;
-    for i in 1 to 1000 loop
-      wait until rising_edge(clk);
-      wait for 1 ns;
-      if dout /= prev then
-        if dout = '1' then
-          target := start_ns + rises * 1000;
-          rises := rises + 1;
-        else
-          target := start_ns + falls * 1000 + 300;
-          falls := falls + 1;
-        end if;
-        check(time_ns - 16 >= target and time_ns - 16 < target + 8, "2^48: edge " &
-              std_logic'image(dout) & " at time " & to_hstring(time_ns - 16) & " for target " &
-              to_hstring(target));
-        prev := dout;
-      end if;
-    end loop;
-    check(rises = 4 and falls = 4, "2^48: edges in 8 us: " & integer'image(rises) & "/" &
-          integer'image(falls));
+    -- 0x1100 = 4352 ns after the time now
+    run_edges(x"0001000000000100", to_unsigned(1000, 32), to_unsigned(300, 32), 1000, 4, 4,
+              "2^48");
     enable <= '1'; arm <= '1'; start_ns <= time_ns + x"0000400000000000";
     wait until rising_edge(clk);
     arm <= '0';

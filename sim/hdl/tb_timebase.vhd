@@ -39,8 +39,10 @@ architecture sim of tb_timebase is
   -- (W = 16: 96/16 - 32/16); counted by the checker below
   constant EARLY_LEAD : natural := 4;
   signal early_checked, early_bad : natural := 0;
-  -- time_skew's ns chunk k must equal time_ns' chunk k 3 - k clocks later
+  -- time_skew's ns chunk k must equal time_ns' chunk k 3 - k clocks later,
+  -- frac_skew's chunk k time_frac's chunk k 5 - k clocks later
   signal time_skew : unsigned(63 downto 0);
+  signal frac_skew : unsigned(31 downto 0);
   signal skew_checked, skew_bad : natural := 0;
 
   -- the twin (CARD_TWIN): fed the same commands, equal to the first every
@@ -69,7 +71,7 @@ begin
     port map (clk => clk, rst => rst, cmd_valid => cmd_valid, cmd_op => cmd_op,
               cmd_data => cmd_data, cmd_ready => cmd_ready, time_ns => time_ns,
               time_frac => time_frac, frac_early => frac_early, time_skew => time_skew,
-              period => period);
+              frac_skew => frac_skew, period => period);
 
   twin : if CARD_TWIN generate
     signal time_ns2  : unsigned(63 downto 0);
@@ -127,6 +129,8 @@ begin
   skew_check : process (clk)
     type hist_t is array (0 to 3) of unsigned(63 downto 0);
     variable hist : hist_t;
+    type fhist_t is array (0 to 5) of unsigned(31 downto 0);
+    variable fhist : fhist_t;
     variable n : natural := 0;
     variable bad : boolean;
   begin
@@ -135,15 +139,20 @@ begin
         n := 0;
       else
         hist := time_skew & hist(0 to 2);
-        if n >= 3 then
+        fhist := frac_skew & fhist(0 to 4);
+        if n >= 5 then
           bad := false;
           for k in 0 to 3 loop
             bad := bad or hist(3 - k)(16 * k + 15 downto 16 * k) /= time_ns(16 * k + 15 downto 16 * k);
           end loop;
+          for k in 0 to 1 loop
+            bad := bad or fhist(5 - k)(16 * k + 15 downto 16 * k) /= time_frac(16 * k + 15 downto 16 * k);
+          end loop;
           skew_checked <= skew_checked + 1;
           if bad then
             skew_bad <= skew_bad + 1;
-            report "time_skew chunks do not match time_ns " & to_hstring(time_ns) severity error;
+            report "time_skew/frac_skew chunks do not match time " & to_hstring(time_ns) &
+              "." & to_hstring(time_frac) severity error;
           end if;
         else
           n := n + 1;
