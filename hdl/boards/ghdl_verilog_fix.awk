@@ -35,6 +35,21 @@
 #     declared by its design never to depend on that word (its header says
 #     why): it gets Yosys' `(* no_rw_check *)` and no such logic. GHDL does
 #     not pass VHDL attributes into the Verilog, hence the name.
+#  8. One-hot cases compare their whole selector. A VHDL case becomes a
+#     Verilog case on a selector made of one equality compare per choice
+#     (`{s == 3'b100, s == 3'b010, ...}`, or an OR of such compares for
+#     `when A | B`), with items 5'b10000, 5'b01000, ...; Yosys matches every
+#     item against all selector bits. When the selector is proven one-hot
+#     here — a concatenation whose every bit is a compare (or an OR of
+#     compares) of one and the same expression against constants that are
+#     all different, so at most one bit can be 1 — the case becomes
+#     `(* parallel_case *) casez` with the items' zeros as `?`: the same
+#     function, each item testing its own bit (Verilator's CASEOVERLAP
+#     warning waived around it: the patterns overlap, the values cannot).
+#     A case whose selector is
+#     not proven stays as it is. (Session 6: the stamp engine 1650 -> 1575
+#     cells, the whole card -69; Yosys' equiv passes proved the engine
+#     equal before and after.)
 #  4. String generics come out as bit vectors, 8 bits a character
 #     ("SIMPLE" -> 48'b0101...); the iCE40 primitives' string parameters are
 #     turned back into Verilog strings (nextpnr otherwise dies in stoi), so
@@ -109,15 +124,119 @@ skip {
 	next
 }
 
-# fix 1: remember the case's output, add the default before endcase
-/^    case \(/ { incase = 1; cout = "" }
+# fix 8 (inputs): the selector's parts, single-bit compares and ORs
+/^  assign [A-Za-z_][A-Za-z0-9_]* = \{[A-Za-z_][A-Za-z0-9_]*(, [A-Za-z_][A-Za-z0-9_]*)*\};$/ {
+	v = $0
+	sub(/^[^{]*\{/, "", v)
+	sub(/\};$/, "", v)
+	cat[mod "." $2] = v
+}
+/^  assign [A-Za-z_][A-Za-z0-9_]* = [A-Za-z_][A-Za-z0-9_]* == [0-9]+'b[01]+;$/ {
+	cmpx[mod "." $2] = $4
+	cmpk[mod "." $2] = $6
+}
+/^  assign [A-Za-z_][A-Za-z0-9_]* = [A-Za-z_][A-Za-z0-9_]* \| [A-Za-z_][A-Za-z0-9_]*;$/ {
+	ora[mod "." $2] = $4
+	orb[mod "." $2] = substr($6, 1, length($6) - 1)
+}
+
+# the constants a selector bit compares against ("" when not a compare or
+# an OR of compares); every compare's expression must be sel_x
+function onehot_keys(net, depth,    ka, kb) {
+	if (depth > 16)
+		return ""
+	if ((mod "." net) in cmpx) {
+		if (sel_x == "")
+			sel_x = cmpx[mod "." net]
+		return cmpx[mod "." net] == sel_x ? cmpk[mod "." net] : ""
+	}
+	if ((mod "." net) in ora) {
+		ka = onehot_keys(ora[mod "." net], depth + 1)
+		if (ka == "")
+			return ""
+		kb = onehot_keys(orb[mod "." net], depth + 1)
+		return kb == "" ? "" : ka " " kb
+	}
+	return ""
+}
+
+# a case's selector is one-hot: every bit a compare (or OR of compares) of
+# one expression against constants all different from each other
+function onehot_sel(sel,    n, parts, i, k, nk, keys, j, seen) {
+	if (!((mod "." sel) in cat))
+		return 0
+	sel_x = ""
+	n = split(cat[mod "." sel], parts, /, /)
+	split("", seen)
+	for (i = 1; i <= n; i++) {
+		k = onehot_keys(parts[i], 0)
+		if (k == "")
+			return 0
+		nk = split(k, keys, / /)
+		for (j = 1; j <= nk; j++) {
+			if (keys[j] in seen)
+				return 0
+			seen[keys[j]] = 1
+		}
+	}
+	return n
+}
+
+# fix 1: remember the case's output, add the default before endcase; fix 8:
+# the case is held until endcase and rewritten when its selector is one-hot
+/^    case \(/ {
+	incase = 1
+	cout = ""
+	nitem = 0
+	csel = $0
+	sub(/^    case \(/, "", csel)
+	sub(/\).*/, "", csel)
+	chead = $0
+	next
+}
 incase && /^      [0-9]+'b[01]+: / {
 	cout = $2
-	print
+	item[++nitem] = $0
+	next
+}
+incase && !/^    endcase$/ {
+	die(mod ": a case line not understood: " substr($0, 1, 100))
 	next
 }
 incase && /^    endcase$/ {
 	incase = 0
+	w = onehot_sel(csel)
+	for (i = 1; i <= nitem && w; i++) {
+		b = item[i]
+		sub(/^      [0-9]+'b/, "", b)
+		sub(/:.*/, "", b)
+		if (length(b) != w || gsub(/1/, "1", b) != 1)
+			w = 0
+	}
+	if (w) {
+		# the items overlap as patterns, never as values (one-hot):
+		# Verilator's overlap warning is waived for this case only
+		print "    /* verilator lint_off CASEOVERLAP */"
+		h = chead
+		sub(/case \(/, "(* parallel_case *) casez (", h)
+		print h
+		for (i = 1; i <= nitem; i++) {
+			b = item[i]
+			pre = b
+			sub(/'b.*/, "'b", pre)
+			sub(/^      [0-9]+'b/, "", b)
+			rest = b
+			sub(/^[01]+/, "", rest)
+			sub(/:.*/, "", b)
+			gsub(/0/, "?", b)
+			print pre b rest
+		}
+		onehot_cases++
+	} else {
+		print chead
+		for (i = 1; i <= nitem; i++)
+			print item[i]
+	}
 	if (cout == "")
 		die(mod ": empty case")
 	else if ((mod "." cout) in dflt)
@@ -125,6 +244,8 @@ incase && /^    endcase$/ {
 	else
 		die(mod "." cout ": no default found in the VHDL netlist")
 	print
+	if (w)
+		print "    /* verilator lint_on CASEOVERLAP */"
 	next
 }
 
