@@ -205,7 +205,7 @@ incase && !/^    endcase$/ {
 }
 incase && /^    endcase$/ {
 	incase = 0
-	w = onehot_sel(csel)
+	w = no_onehot ? 0 : onehot_sel(csel)	# -v no_onehot=1: fix 8 off (its test)
 	for (i = 1; i <= nitem && w; i++) {
 		b = item[i]
 		sub(/^      [0-9]+'b/, "", b)

@@ -59,4 +59,16 @@ else
 	diff "$SUITE_LOG_DIR/capture-figures-rtl.txt" "$SUITE_LOG_DIR/capture-figures-netlist.txt" |
 		head -10 | sed 's/^/    | /'
 fi
+# ghdl_verilog fix 8 (one-hot cases as parallel casez) proven not to
+# change blocks with many state cases (the Verilator models and the
+# bitstream use its output; tests/hdl/fix8_equiv.sh)
+for b in perout_gen stamp_engine pci_target; do
+	if sh tests/hdl/fix8_equiv.sh "$TOP/build/fix8/$b" "$b" "$@" >"$SUITE_LOG_DIR/fix8-$b.log" 2>&1; then
+		echo "note: $(tail -n 1 "$SUITE_LOG_DIR/fix8-$b.log")"
+		t_pass "verilog-fix8-equivalent-$b"
+	else
+		t_fail "verilog-fix8-equivalent-$b" "log: build/test-logs/hdl/fix8-$b.log"
+		tail -n 3 "$SUITE_LOG_DIR/fix8-$b.log" | sed 's/^/    | /'
+	fi
+done
 suite_end
