@@ -113,7 +113,13 @@ architecture rtl of clock_tb_domain is
   signal pps_minw  : unsigned(15 downto 0) := (others => '0');
   signal ev_cfg    : std_logic_vector(31 downto 0) := (others => '0');
   signal ev_minw   : unsigned(15 downto 0) := to_unsigned(4, 16);
-  signal po_period, po_width : unsigned(31 downto 0) := (others => '0');
+  -- perout_gen's period and width writes (session 7: they live in its
+  -- operand RAMs, not in 64 flip-flops here), decoded from the message
+  -- without a register: perout_gen takes msg's high half a clock after the
+  -- strobe, and the crossing holds msg for at least 3 clocks after its
+  -- strobe (cdc_handshake: its holding register changes only after the
+  -- acknowledge has crossed back through two bus-clock flip-flops)
+  signal po_wr_period, po_wr_width : std_logic;
   signal po_arm, po_en : std_logic := '0';
   signal po_next   : unsigned(63 downto 0);
 
@@ -230,8 +236,7 @@ begin
           when M_PPS_MINW  => pps_minw <= unsigned(d(15 downto 0));
           when M_EV_CFG    => ev_cfg <= d;
           when M_EV_MINW   => ev_minw <= unsigned(d(15 downto 0));
-          when M_PO_PERIOD => po_period <= unsigned(d);
-          when M_PO_WIDTH  => po_width <= unsigned(d);
+          when M_PO_PERIOD | M_PO_WIDTH => null;   -- po_wr_* below
           when M_PO_ARM    => po_arm <= '1'; po_en <= d(0);
           when M_CMD =>
             if d(C_SET) = '1' then
@@ -361,6 +366,8 @@ begin
   -- from the strobe (edge_capture registers hold) until the answer leaves
   pps_hold <= pps_stb or pps_is_stamp;
   resp_valid <= rv;
+  po_wr_period <= msg_valid when to_integer(unsigned(msg(36 downto 32))) = M_PO_PERIOD else '0';
+  po_wr_width  <= msg_valid when to_integer(unsigned(msg(36 downto 32))) = M_PO_WIDTH else '0';
   -- seven sources (eleven until session 6: the snapshot's fraction now
   -- leaves through snap_hi, the PPS stamp's high word through the
   -- capture's low half)
@@ -427,6 +434,7 @@ begin
 
   po : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => po_arm, enable => po_en,
-              start_ns => unsigned(stage_r(95 downto 32)), period => po_period, width => po_width,
+              start_ns => unsigned(stage_r(95 downto 32)), wr_period => po_wr_period,
+              wr_width => po_wr_width, wr_data => unsigned(msg(31 downto 0)),
               time_skew => time_skew, dout => perout, next_ns => po_next);
 end architecture;

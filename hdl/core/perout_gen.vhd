@@ -36,10 +36,11 @@
 -- serially with its own carry, so no copy of the rising edge's time is
 -- kept (that was 64 flip-flops and a 64-bit multiplexer).
 --
--- Area: period and width are read from the ports, not copied (the caller
--- holds them, and changes them only right before an arm, which restarts
--- the output anyway; a change without arm takes effect at the next edge
--- computed). The target is added in place: it rotates by one 16-bit chunk
+-- Area: period and width are written into the two block RAMs the adder's
+-- operands are read from (session 7; before, the caller held them on
+-- ports in 64 flip-flops and a multiplexer picked the operands). Software
+-- changes them only right before an arm, which restarts the output
+-- anyway; a change without arm takes effect at the next edge computed. The target is added in place: it rotates by one 16-bit chunk
 -- per add step, so no separate sum register and no chunk multiplexer on
 -- the register is needed.
 library ieee;
@@ -53,8 +54,15 @@ entity perout_gen is
     arm       : in  std_logic;                 -- strobe: take the values below
     enable    : in  std_logic;                 -- with arm: 0 stops the output
     start_ns  : in  unsigned(63 downto 0);
-    period    : in  unsigned(31 downto 0);
-    width     : in  unsigned(31 downto 0);
+    -- period and width are written, not held on ports: a strobe takes
+    -- wr_data's low half in its clock and the high half in the next, so
+    -- wr_data must stay unchanged for that clock too (clock_tb_domain: the
+    -- message crossing's holding register, stable for at least 3 tb_clk
+    -- after its strobe). Read back never (clock_regs keeps the copies
+    -- software reads).
+    wr_period : in  std_logic;
+    wr_width  : in  std_logic;
+    wr_data   : in  unsigned(31 downto 0);
     time_skew : in  unsigned(63 downto 0);     -- timebase.time_skew (16-bit chunks; 47..0 used)
     dout      : out std_logic;
     next_ns   : out unsigned(63 downto 0));    -- target of the next edge, bits 47..0 (63..48 zero)
@@ -93,7 +101,30 @@ architecture rtl of perout_gen is
   signal fire    : std_logic;
   signal n_gap   : std_logic;
   signal n_idx   : unsigned(2 downto 0);
-  signal a_op, b_op : unsigned(15 downto 0) := (others => '0');
+  -- Session 7: the operands are block-RAM reads (registered read, the
+  -- same clock a_op/b_op took their multiplexer's value before), so
+  -- period and width live in the RAMs and neither their 64 flip-flops
+  -- nor the operand multiplexers nor the operand registers remain. The
+  -- address is the select itself, n_gap & n_idx; each case holds what the
+  -- multiplexer gave, rearranged so both RAMs are written by one 16-bit
+  -- word per clock:
+  --   A (ra_nrw): gap 1, chunk 0/1: not period; gap 0, chunk 0/1: not
+  --               width; chunk >= 2: all ones (the power-up contents)
+  --   B (rb_nrw): gap 1, chunk 0/1: width; else zero (power-up contents)
+  -- so a_op + b_op is not period + width (gap 1) or not width (gap 0),
+  -- sign-extended to the upper chunk, as before (there: gap 0 gave 0 +
+  -- not width, chunk >= 2 0 + ones or ones + 0).
+  type opram_t is array (0 to 255) of std_logic_vector(15 downto 0);
+  signal ra_nrw : opram_t := (others => (others => '1'));
+  signal rb_nrw : opram_t := (others => (others => '0'));
+  signal op_addr : std_logic_vector(7 downto 0);
+  -- the write: low half in the strobe's clock, high half in the next
+  signal wp_q, ww_q : std_logic := '0';
+  signal wa_en, wb_en : std_logic;
+  signal wa_addr, wb_addr : std_logic_vector(7 downto 0);
+  signal wa_data, wb_data : std_logic_vector(15 downto 0);
+  signal a_q, b_q : std_logic_vector(15 downto 0);   -- registered reads, no initial value
+  signal a_op, b_op : unsigned(15 downto 0);
   signal a_sum   : unsigned(16 downto 0);
   signal a_carry : std_logic := '0';
   signal held    : std_logic := '0';   -- not the first clock of a wait
@@ -172,6 +203,37 @@ begin
   -- (chunk 2: the sign extension)
   a_sum <= ('0' & a_op) + ('0' & b_op) + ("" & a_carry);
 
+  op_addr <= "0000" & n_gap & std_logic_vector(n_idx);
+  wa_en <= wr_period or wr_width or wp_q or ww_q;
+  wa_addr <= "0000" & (wr_period or wp_q) & "00" & (wp_q or ww_q);
+  wb_en <= wr_width or ww_q;
+  wb_addr <= "00001" & "00" & ww_q;
+  wa_data <= not std_logic_vector(wr_data(31 downto 16)) when wp_q = '1' or ww_q = '1' else
+             not std_logic_vector(wr_data(15 downto 0));
+  wb_data <= std_logic_vector(wr_data(31 downto 16)) when ww_q = '1' else
+             std_logic_vector(wr_data(15 downto 0));
+  -- each memory alone in its process (GHDL 2.0 synthesis, see event_fifo)
+  ram_a : process (clk)
+  begin
+    if rising_edge(clk) then
+      if wa_en = '1' then
+        ra_nrw(to_integer(unsigned(wa_addr))) <= wa_data;
+      end if;
+      a_q <= ra_nrw(to_integer(unsigned(op_addr)));
+    end if;
+  end process;
+  ram_b : process (clk)
+  begin
+    if rising_edge(clk) then
+      if wb_en = '1' then
+        rb_nrw(to_integer(unsigned(wb_addr))) <= wb_data;
+      end if;
+      b_q <= rb_nrw(to_integer(unsigned(op_addr)));
+    end if;
+  end process;
+  a_op <= unsigned(a_q);
+  b_op <= unsigned(b_q);
+
   fsm : process (clk)
   begin
     if rising_edge(clk) then
@@ -199,20 +261,8 @@ begin
       else
         held <= '0';
       end if;
-      if n_gap = '1' and n_idx = 0 then
-        a_op <= not period(15 downto 0);
-      elsif n_gap = '1' and n_idx = 1 then
-        a_op <= not period(31 downto 16);
-      else
-        a_op <= (others => n_gap);
-      end if;
-      if n_idx = 0 then
-        b_op <= width(15 downto 0) xor (15 downto 0 => not n_gap);
-      elsif n_idx = 1 then
-        b_op <= width(31 downto 16) xor (15 downto 0 => not n_gap);
-      else
-        b_op <= (others => not n_gap);
-      end if;
+      wp_q <= wr_period;
+      ww_q <= wr_width;
 
       case state is
         when IDLE => null;

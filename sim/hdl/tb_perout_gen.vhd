@@ -15,7 +15,9 @@ architecture sim of tb_perout_gen is
   signal start_ns, time_ns, next_ns : unsigned(63 downto 0) := (others => '0');
   -- the timebase's skewed chunks: chunk k is 3 - k steps ahead of time_ns
   signal time_skew : unsigned(63 downto 0);
-  signal period, width : unsigned(31 downto 0) := (others => '0');
+  -- perout_gen's write port for period and width (written, not held)
+  signal wr_period, wr_width : std_logic := '0';
+  signal wr_data : unsigned(31 downto 0) := (others => '0');
   signal done : boolean := false;
   -- a time step (a set) of the ideal counter
   signal jump : boolean := false;
@@ -42,7 +44,7 @@ begin
 
   dut : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => arm, enable => enable, start_ns => start_ns,
-              period => period, width => width, time_skew => time_skew, dout => dout,
+              wr_period => wr_period, wr_width => wr_width, wr_data => wr_data, time_skew => time_skew, dout => dout,
               next_ns => next_ns);
 
   process
@@ -62,7 +64,19 @@ begin
       variable rises, falls : natural := 0;
       variable tm, target : unsigned(63 downto 0);
     begin
-      start_ns <= s; period <= p; width <= w; enable <= '1'; arm <= '1';
+      -- period, then width: a strobe, the data held one clock more (the
+      -- high half), and the next write right after (clock_tb_domain's
+      -- messages come 4 clocks apart or more; back to back here)
+      wr_data <= p; wr_period <= '1';
+      wait until rising_edge(clk);
+      wr_period <= '0';
+      wait until rising_edge(clk);
+      wr_data <= w; wr_width <= '1';
+      wait until rising_edge(clk);
+      wr_width <= '0';
+      wait until rising_edge(clk);
+      wr_data <= (others => 'X');     -- must not be read any more
+      start_ns <= s; enable <= '1'; arm <= '1';
       wait until rising_edge(clk);
       arm <= '0';
       for i in 1 to n loop
