@@ -114,11 +114,18 @@ architecture rtl of clock_tb_domain is
   signal ev_cfg    : std_logic_vector(31 downto 0) := (others => '0');
   signal ev_minw   : unsigned(15 downto 0) := to_unsigned(4, 16);
   -- perout_gen's period and width writes (session 7: they live in its
-  -- operand RAMs, not in 64 flip-flops here), decoded from the message
-  -- without a register: perout_gen takes msg's high half a clock after the
-  -- strobe, and the crossing holds msg for at least 3 clocks after its
-  -- strobe (cdc_handshake: its holding register changes only after the
-  -- acknowledge has crossed back through two bus-clock flip-flops)
+  -- operand RAMs, not in 64 flip-flops here). The message's address is
+  -- decoded a clock early into po_is_per/po_is_wid (loaded every clock, no
+  -- reset needed): the crossing's holding register is stable for two
+  -- tb_clk before its strobe (cdc_handshake), so the write enables are
+  -- msg_valid AND a flip-flop. (Decoded from the message in the strobe's
+  -- clock, msg_valid -> 5 LUT levels -> the RAM's write enable was the
+  -- worst tb_clk path of the placed card, 8.0 ns, 125.69 MHz.)
+  -- perout_gen takes msg's high half a clock after the strobe: the
+  -- crossing holds msg for at least 3 tb_clk after its strobe (its holding
+  -- register changes only after the acknowledge has crossed back through
+  -- two bus-clock flip-flops)
+  signal po_is_per, po_is_wid : std_logic := '0';
   signal po_wr_period, po_wr_width : std_logic;
   signal po_arm, po_en : std_logic := '0';
   signal po_next   : unsigned(63 downto 0);
@@ -366,8 +373,23 @@ begin
   -- from the strobe (edge_capture registers hold) until the answer leaves
   pps_hold <= pps_stb or pps_is_stamp;
   resp_valid <= rv;
-  po_wr_period <= msg_valid when to_integer(unsigned(msg(36 downto 32))) = M_PO_PERIOD else '0';
-  po_wr_width  <= msg_valid when to_integer(unsigned(msg(36 downto 32))) = M_PO_WIDTH else '0';
+  po_wr_period <= msg_valid and po_is_per;
+  po_wr_width  <= msg_valid and po_is_wid;
+  po_dec : process (clk)
+  begin
+    if rising_edge(clk) then
+      if to_integer(unsigned(msg(36 downto 32))) = M_PO_PERIOD then
+        po_is_per <= '1';
+      else
+        po_is_per <= '0';
+      end if;
+      if to_integer(unsigned(msg(36 downto 32))) = M_PO_WIDTH then
+        po_is_wid <= '1';
+      else
+        po_is_wid <= '0';
+      end if;
+    end if;
+  end process;
   -- seven sources (eleven until session 6: the snapshot's fraction now
   -- leaves through snap_hi, the PPS stamp's high word through the
   -- capture's low half)

@@ -119,7 +119,7 @@ architecture rtl of perout_gen is
   signal rb_nrw : opram_t := (others => (others => '0'));
   signal op_addr : std_logic_vector(7 downto 0);
   -- the write: low half in the strobe's clock, high half in the next
-  signal wp_q, ww_q : std_logic := '0';
+  signal wp_q, ww_q, wq : std_logic := '0';   -- wq = wp_q or ww_q (one LUT less before the enable)
   signal wa_en, wb_en : std_logic;
   signal wa_addr, wb_addr : std_logic_vector(7 downto 0);
   signal wa_data, wb_data : std_logic_vector(15 downto 0);
@@ -204,11 +204,11 @@ begin
   a_sum <= ('0' & a_op) + ('0' & b_op) + ("" & a_carry);
 
   op_addr <= "0000" & n_gap & std_logic_vector(n_idx);
-  wa_en <= wr_period or wr_width or wp_q or ww_q;
-  wa_addr <= "0000" & (wr_period or wp_q) & "00" & (wp_q or ww_q);
+  wa_en <= wr_period or wr_width or wq;
+  wa_addr <= "0000" & (wr_period or wp_q) & "00" & wq;
   wb_en <= wr_width or ww_q;
   wb_addr <= "00001" & "00" & ww_q;
-  wa_data <= not std_logic_vector(wr_data(31 downto 16)) when wp_q = '1' or ww_q = '1' else
+  wa_data <= not std_logic_vector(wr_data(31 downto 16)) when wq = '1' else
              not std_logic_vector(wr_data(15 downto 0));
   wb_data <= std_logic_vector(wr_data(31 downto 16)) when ww_q = '1' else
              std_logic_vector(wr_data(15 downto 0));
@@ -263,6 +263,7 @@ begin
       end if;
       wp_q <= wr_period;
       ww_q <= wr_width;
+      wq   <= wr_period or wr_width;
 
       case state is
         when IDLE => null;

@@ -100,11 +100,16 @@ begin
 
     procedure send (a : msg_addr_t; d : std_logic_vector(31 downto 0)) is
     begin
+      -- as the crossing does: the word is stable two clocks before its
+      -- strobe and three after it
       wait until rising_edge(clk) and msg_ready = '1';
       msg <= std_logic_vector(to_unsigned(a, 5)) & d;
+      wait until rising_edge(clk);
+      wait until rising_edge(clk);
       msg_valid <= '1';
       wait until rising_edge(clk);
       msg_valid <= '0';
+      for i in 1 to 3 loop wait until rising_edge(clk); end loop;
     end procedure;
 
     function bitv (n : natural) return std_logic_vector is
