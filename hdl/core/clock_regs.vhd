@@ -384,7 +384,11 @@ architecture rtl of clock_regs is
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
-  signal init_n : natural range 0 to 128 := 0;
+  -- the INIT copy's count: bit 7 set = done, bits 6..0 the word read
+  -- (equality and bit tests only: `< 128` and `> 0` on a natural were
+  -- carry chains, session 7)
+  signal init_n : unsigned(7 downto 0) := (others => '0');
+  signal init_w : std_logic := '0';   -- a word was read last clock
   signal tslot : natural range 0 to 127 := 0;   -- the word the access returns
   signal badf, rd_bad, eff_cmd : std_logic := '0';
   -- the last word of the answer an access waits for
@@ -547,17 +551,15 @@ begin
         when INIT =>
           -- copy the reset values (upper half) into the register words
           w_src <= X_ZERO;
-          if init_n < 128 then
-            rslot <= 128 + init_n;
-          end if;
-          if init_n > 0 then
+          rslot <= 128 + to_integer(init_n(6 downto 0));
+          if init_w = '1' then
             wr(rslot mod 128, X_ZERO, '1');     -- the word read last clock
           end if;
-          if init_n = 128 then
+          init_w <= not init_n(7);
+          if init_n(7) = '1' then
             st <= IDLE;
-          else
-            init_n <= init_n + 1;
           end if;
+          init_n <= init_n + 1;
 
         when IDLE =>
           -- in the clock ready is high the master still holds valid for the
@@ -773,7 +775,7 @@ begin
       end case;
 
       if rst = '1' then
-        st <= INIT; init_n <= 0; m_have <= '0'; w_en <= '0';
+        st <= INIT; init_n <= (others => '0'); init_w <= '0'; m_have <= '0'; w_en <= '0';
         ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
         badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; sv_stamp <= '0'; servo_step <= '0'; stamp_lock <= '0';
         pps_ctrl <= PPS_CTRL_RESET(2 downto 0);
