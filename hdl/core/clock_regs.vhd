@@ -463,16 +463,13 @@ begin
   with w_src select srcv <=
     x"00000000" when X_ZERO,
     reg_wdata and wmask when X_WDATA,
-    -- a RAM word as it was read (copies; the adder's second operand)
-    ram_q when X_RAMQ,
-    -- the sign of the adder's source operand (the word taken a clock ago),
-    -- 8 bits: only eff_period_ns (8 bits) is a sign extension (the servo
-    -- hands the step's high word over itself since session 6)
-    x"000000" & (7 downto 0 => b_r(31)) when X_SEXT,
     s_cnt_val when X_CNT,
     resp(31 downto 0) when X_RESP,
     x"0000000" & stamp_new & s_present & s_state when X_STATUS,
-    std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD;
+    std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD,
+    -- X_RAMQ and X_SEXT are sources of the adder's operand b_r only; a
+    -- copy of a RAM word is an add of ram_q + 0 (session 7)
+    x"00000000" when others;
 
   sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
@@ -508,7 +505,18 @@ begin
   begin
     if rising_edge(clk) then
       cy_r <= sum(32);
-      b_r <= srcv;
+      -- the adder's second operand: a RAM word as it was read (freq_adj,
+      -- the filter's glitch count), the sign of the operand taken a clock
+      -- ago, 8 bits (only eff_period_ns, 8 bits, is a sign extension: the
+      -- servo hands the step's high word over itself since session 6), or
+      -- 0. Not the write multiplexer's output (session 6 and before): the
+      -- operand needs none of its other sources, and for bits 31..8 this
+      -- is a flip-flop with a synchronous reset, no LUT (session 7)
+      case w_src is
+        when X_RAMQ => b_r <= ram_q;
+        when X_SEXT => b_r <= x"000000" & (7 downto 0 => b_r(31));
+        when others => b_r <= (others => '0');
+      end case;
     end if;
   end process;
 
@@ -668,7 +676,7 @@ begin
                 when RO_STAMP =>
                   -- copy the servo's last stamp, both words (the servo
                   -- writes them only while no access runs: consistent)
-                  rslot <= SL_STLO; w_src <= X_RAMQ; stamp_new <= '0'; st <= STL2;
+                  rslot <= SL_STLO; w_src <= X_ZERO; stamp_new <= '0'; st <= STL2;
                 when RO_GLITCH =>
                   -- the servo's gap drops + the filter's drops (both RAM)
                   rslot <= SL_FILT; st <= G1;
@@ -707,11 +715,12 @@ begin
         when G2 =>
           wr(tslot, X_RAMQ, '1'); st <= RD;
 
-        -- the stamp copy: each word written as it is read (X_RAMQ)
+        -- the stamp copy: each word written as it is read, ram_q + 0 (b_r
+        -- is 0: w_src was X_ZERO in the clock before each write)
         when STL2 =>
-          wr(tslot, X_RAMQ); rslot <= SL_STHI; st <= STL3;
+          wr(tslot, X_ZERO, '1'); rslot <= SL_STHI; st <= STL3;
         when STL3 =>
-          wr(REG_PPS_STAMP_NS_HI / 4, X_RAMQ); st <= RD;
+          wr(REG_PPS_STAMP_NS_HI / 4, X_ZERO, '1'); st <= RD;
 
         -- messages: read the word, offer it until the crossing takes it
         when PICK =>
