@@ -371,6 +371,7 @@ architecture rtl of clock_regs is
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
   signal srcv, wdata : word;
+  signal sel_w, sel_c, sel_r, sel_s, sel_k : std_logic;
   -- the adder's source operand, registered: the source multiplexer and the
   -- carry chain in one clock missed 66 MHz (53 MHz placed). A write that
   -- adds selects its source one step ahead (pre_src) and uses b_r.
@@ -460,24 +461,48 @@ begin
   resp_take <= take_r;
 
 
-  with w_src select srcv <=
-    x"00000000" when X_ZERO,
-    reg_wdata and wmask when X_WDATA,
-    s_cnt_val when X_CNT,
-    resp(31 downto 0) when X_RESP,
-    x"0000000" & stamp_new & s_present & s_state when X_STATUS,
-    std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD,
-    -- X_RAMQ and X_SEXT are sources of the adder's operand b_r only; a
-    -- copy of a RAM word is an add of ram_q + 0 (session 7)
-    x"00000000" when others;
+  -- The write source as an AND-OR of selects decoded once from w_src:
+  -- software's write data (its fields only), the servo's word, an answer
+  -- word, pps.status, a command word. X_ZERO, X_RAMQ and X_SEXT give 0
+  -- here (the latter two are sources of the adder's operand b_r only).
+  sel_w <= '1' when w_src = X_WDATA else '0';
+  sel_c <= '1' when w_src = X_CNT else '0';
+  sel_r <= '1' when w_src = X_RESP else '0';
+  sel_s <= '1' when w_src = X_STATUS else '0';
+  sel_k <= '1' when w_src = X_CMD else '0';
+  srcv <= (reg_wdata and wmask and (31 downto 0 => sel_w)) or
+          (s_cnt_val and (31 downto 0 => sel_c)) or
+          (resp(31 downto 0) and (31 downto 0 => sel_r)) or
+          (x"0000000" & ((stamp_new & s_present & s_state) and (3 downto 0 => sel_s))) or
+          (std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) and (31 downto 0 => sel_k));
 
   sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
-  -- without ram_q the word is the source itself (the same bits: no carry
-  -- comes in then; this also keeps simulation's unknown bits bit by bit)
-  wdata <= srcv when w_aen = '0' else
-           std_logic_vector(sum(31 downto 9)) & (sum(8) and not w_m8) &
-           std_logic_vector(sum(7 downto 0));
+  -- The written word is the sum OR the source, no multiplexer between
+  -- them (session 7: it and the source multiplexer's form were ~30 cells):
+  -- a write that adds has a source of 0 (X_ZERO, X_RAMQ or X_SEXT), and a
+  -- write that does not has a sum of 0: b_r is 0 (w_src was none of
+  -- X_RAMQ/X_SEXT a clock before) and ram_q is the word SL_ZERO, because
+  -- every state that may write without adding runs with rslot = SL_ZERO
+  -- in the clock before the write (IDLE, DEC, WAITR, CMDW: set on the way
+  -- in by INIT, FIN, PICK and E3 and left alone there). w_aen is kept for
+  -- the check below.
+  wdata <= srcv or (std_logic_vector(sum(31 downto 9)) & (sum(8) and not w_m8) &
+                    std_logic_vector(sum(7 downto 0)));
+  -- pragma translate_off
+  wcheck : process (clk)
+  begin
+    if rising_edge(clk) then
+      if rst = '0' and w_en = '1' and w_aen = '0' and sum(31 downto 0) /= 0 then
+        report "clock_regs: a write without add in a clock whose sum is not 0"
+          severity failure;
+      end if;
+      if rst = '0' and w_en = '1' and w_aen = '1' and srcv /= x"00000000" then
+        report "clock_regs: an adding write with a source" severity failure;
+      end if;
+    end if;
+  end process;
+  -- pragma translate_on
   ram_we <= w_en and not (w_sat and sum(32));
 
   regram : process (clk)
@@ -565,6 +590,7 @@ begin
           end if;
           init_w <= not init_n(7);
           if init_n(7) = '1' then
+            rslot <= SL_ZERO;                   -- IDLE reads 0 (see wdata)
             st <= IDLE;
           end if;
           init_n <= init_n + 1;
@@ -572,7 +598,12 @@ begin
         when IDLE =>
           -- in the clock ready is high the master still holds valid for the
           -- access just finished: starting another here would repeat it
-          if reg_valid = '1' and ready = '0' and stamp_lock = '0' then
+          if rd_bad = '1' then
+            -- bad_access read-to-clear, in the clock after the read's
+            -- ready (no new access starts in it): a write without add needs
+            -- ram_q = 0, which FIN's rslot gives from this clock on
+            wr(SL_BAD, X_ZERO); rd_bad <= '0';
+          elsif reg_valid = '1' and ready = '0' and stamp_lock = '0' then
             -- (the access's word; reg_addr is held until ready, so DEC
             -- uses tslot, not a second path from reg_addr)
             tslot <= to_integer(unsigned(reg_addr(8 downto 2)));
@@ -697,7 +728,8 @@ begin
           rslot <= REG_CLOCK_PERIOD_NS / 4;
           st <= E3;
         when E3 =>
-          wr(REG_CLOCK_EFF_PERIOD_NS / 4, X_SEXT, '1'); w_cy <= '1'; w_m8 <= '1';
+          wr(REG_CLOCK_EFF_PERIOD_NS / 4, X_ZERO, '1'); w_cy <= '1'; w_m8 <= '1';
+          rslot <= SL_ZERO;                     -- CMDW writes without add
           if eff_cmd = '1' then st <= CMDW; else st <= RD; end if;
 
         when CMDW =>
@@ -713,7 +745,7 @@ begin
         when G1 =>
           w_src <= X_RAMQ; rslot <= SL_GAP; st <= G2;
         when G2 =>
-          wr(tslot, X_RAMQ, '1'); st <= RD;
+          wr(tslot, X_ZERO, '1'); st <= RD;
 
         -- the stamp copy: each word written as it is read, ram_q + 0 (b_r
         -- is 0: w_src was X_ZERO in the clock before each write)
@@ -727,6 +759,7 @@ begin
           if m_have = '1' then
             rslot <= word_of_msg(k_r, servo_step); st <= FETCH;
           else
+            rslot <= SL_ZERO;                     -- WAITR and IDLE read 0
             case cont is
               when C_END => st <= ENDS;
               when C_WAIT => st <= WAITR;
@@ -775,12 +808,10 @@ begin
         when RD =>
           rslot <= tslot; st <= FIN;
         when FIN =>
-          ready <= '1'; st <= IDLE;
-          if rd_bad = '1' then
-            -- read-to-clear; the master takes ram_q in this clock, the
-            -- write lands after it
-            wr(SL_BAD, X_ZERO); rd_bad <= '0';
-          end if;
+          -- ram_q is read at tslot now (the master takes it next clock);
+          -- IDLE then reads SL_ZERO (see wdata); a read of bad_access is
+          -- cleared from IDLE (rd_bad)
+          ready <= '1'; rslot <= SL_ZERO; st <= IDLE;
       end case;
 
       if rst = '1' then
