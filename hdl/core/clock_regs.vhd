@@ -215,30 +215,29 @@ architecture rtl of clock_regs is
   constant RO_STATUS : natural := 7;  -- pps.status
   constant RO_STAMP : natural := 8;   -- pps.stamp_ns_lo (latches the high word)
   constant RO_GLITCH : natural := 9;  -- pps.glitches
-  -- writable bits, by class: the classes rw_mask uses
-  function mask_class (m : word) return natural is
+  -- writable bits, by group: the field masks rw_mask uses are uniform over
+  -- seven bit groups (0, 2..1, 4..3, 7..5, 15..8, 23..16, 31..24), so the
+  -- decode table holds one bit per group and the mask is its expansion, no
+  -- decode (session 7; a 3-bit class code decoded into the mask was ~20
+  -- LUTs)
+  type grp_t is array (0 to 6) of natural;
+  constant GRP_LO : grp_t := (0, 1, 3, 5, 8, 16, 24);
+  constant GRP_HI : grp_t := (0, 2, 4, 7, 15, 23, 31);
+  function grp_mask (g : std_logic_vector(6 downto 0)) return word is
+    variable m : word := (others => '0');
   begin
-    case m is
-      when x"FFFFFFFF" => return 1;
-      when x"000000FF" => return 2;
-      when x"00000007" => return 3;
-      when x"00FFFF1F" => return 4;
-      when x"0000FFFF" => return 5;
-      when x"00000001" => return 6;
-      when others => return 0;
-    end case;
+    for k in 0 to 6 loop
+      m(GRP_HI(k) downto GRP_LO(k)) := (others => g(k));
+    end loop;
+    return m;
   end function;
-  function class_mask (c : std_logic_vector(2 downto 0)) return word is
+  function mask_grp (m : word) return std_logic_vector is
+    variable g : std_logic_vector(6 downto 0);
   begin
-    case c is
-      when "001" => return x"FFFFFFFF";
-      when "010" => return x"000000FF";
-      when "011" => return x"00000007";
-      when "100" => return x"00FFFF1F";
-      when "101" => return x"0000FFFF";
-      when "110" => return x"00000001";
-      when others => return x"00000000";
-    end case;
+    for k in 0 to 6 loop
+      g(k) := m(GRP_LO(k));
+    end loop;
+    return g;
   end function;
   function wop_of (a : natural) return natural is
   begin
@@ -276,13 +275,13 @@ architecture rtl of clock_regs is
     variable r : dec_rom_t;
   begin
     for i in 0 to 127 loop
-      assert rw_mask(i * 4) = x"00000000" or mask_class(rw_mask(i * 4)) /= 0
-        report "clock_regs: a writable register with a field mask the decode table lacks"
+      assert grp_mask(mask_grp(rw_mask(i * 4))) = rw_mask(i * 4)
+        report "clock_regs: a writable register's field mask is not uniform over the bit groups"
         severity failure;
       assert (i < SL_FIRST_OWN or i > SL_LAST_OWN) or
              (wop_of(i * 4) = WO_BAD and rop_of(i * 4) = RO_BAD)
         report "clock_regs: a register moved onto the sequencer's own words" severity failure;
-      r(i) := "00000" & std_logic_vector(to_unsigned(mask_class(rw_mask(i * 4)), 3)) &
+      r(i) := '0' & mask_grp(rw_mask(i * 4)) &
               std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
               std_logic_vector(to_unsigned(wop_of(i * 4), 4));
     end loop;
@@ -440,7 +439,7 @@ begin
   out_of_win <= '0' when reg_addr(11 downto 9) = "000" else '1';
   wop <= WO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(3 downto 0)));
   rop <= RO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(7 downto 4)));
-  wmask <= class_mask(dec_q(10 downto 8));
+  wmask <= grp_mask(dec_q(14 downto 8));
 
   servo : entity work.pps_servo
     port map (
