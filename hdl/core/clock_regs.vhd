@@ -205,6 +205,12 @@ architecture rtl of clock_regs is
   constant WO_EVCTRL : natural := 7;  -- event.ctrl: message
   constant WO_EVMW : natural := 8;    -- event.min_width: message
   constant WO_POCTRL : natural := 9;  -- perout.ctrl: five messages
+  -- the event ring's registers (event_dma, in front of this block on the
+  -- card, takes their writes and ORs ring_ctrl's fields into the read
+  -- word): accepted, not kept, not counted; they read their RAM word,
+  -- which nothing writes (0). A clock core without event_dma (the SPI
+  -- board) reads 0 there, as registers.md says (session 7)
+  constant WO_IGN : natural := 10;
   constant RO_BAD : natural := 0;     -- undefined: 0, counted in bad_access
   constant RO_PLAIN : natural := 1;   -- the RAM word
   constant RO_BADACC : natural := 2;  -- bad_access: read, then clear
@@ -250,6 +256,7 @@ architecture rtl of clock_regs is
       when REG_EVENT_CTRL => return WO_EVCTRL;
       when REG_EVENT_MIN_WIDTH => return WO_EVMW;
       when REG_PEROUT_CTRL => return WO_POCTRL;
+      when REG_EVENT_RING_BASE | REG_EVENT_RING_CTRL | REG_EVENT_RING_RD => return WO_IGN;
       when others =>
         if rw_mask(a) /= x"00000000" then return WO_PLAIN; else return WO_BAD; end if;
     end case;
@@ -265,6 +272,7 @@ architecture rtl of clock_regs is
       when REG_PPS_STATUS => return RO_STATUS;
       when REG_PPS_STAMP_NS_LO => return RO_STAMP;
       when REG_PPS_GLITCHES => return RO_GLITCH;
+      when REG_EVENT_RING_BASE | REG_EVENT_RING_CTRL | REG_EVENT_RING_RD => return RO_PLAIN;
       when others =>
         if rw_mask(a) /= x"00000000" or is_const(a) then return RO_PLAIN; else return RO_BAD; end if;
     end case;
@@ -682,6 +690,8 @@ begin
                   st <= PICK;
                 when WO_PLAIN =>
                   wr(tslot, X_WDATA); st <= FIN;
+                when WO_IGN =>
+                  st <= ENDS;
                 when others =>
                   badf <= '1'; st <= ENDS;
               end case;
