@@ -18,6 +18,10 @@
 -- port, the timebase domain's answers one word at a time, each tagged
 -- with the word it goes to: two narrow sources, not one per value. Computed words
 -- (eff_period, glitches, bad_access) are read-modify-writes on that adder.
+-- Session 7: the adder's second operand (b_r) loads only a RAM word or a
+-- sign byte, and the written word is the sum OR the source: a write either
+-- adds (its source is 0) or takes a source while the RAM reads the zero
+-- word SL_ZERO (its sum is 0); a simulation check holds both.
 -- The RAM's upper half holds the reset values (bitstream contents, never
 -- written); after rst the sequencer copies it into the lower half.
 library ieee;
