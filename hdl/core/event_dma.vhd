@@ -131,7 +131,10 @@ begin
   -- latency, 4 clocks, instead of 1).
   c_valid <= m_act or h_valid;
   c_write <= h_write and not m_act;
-  h_done  <= h_valid and c_ready and not m_act;
+  -- the host's access completes: clock_core's ready for an access that is
+  -- not this block's own (a master may drop valid in the ready clock, as
+  -- sim/verilator/card_top.v does; addr/write/wdata are held through it)
+  h_done  <= c_ready and not m_act;
   -- event.status is on a 4-word line (asserted above): the word in the
   -- line is 0 for the poll, k + 1 for entry word k, no adder on the address
   own_w   <= std_logic_vector(k + 1);

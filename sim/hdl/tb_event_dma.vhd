@@ -30,6 +30,10 @@ architecture tb of tb_event_dma is
   signal rst : std_logic := '1';
   -- the poll pulse, every 16 clocks (on the card card_irq's every 64)
   signal h_valid, h_write, h_ready : std_logic := '0';
+  -- the host's request; h_valid is it masked while h_ready is high, as the
+  -- Verilator card model's master (sim/verilator/card_top.v) drives it: a
+  -- block that needs valid in the ready clock fails here
+  signal h_req : std_logic := '0';
   signal h_addr : std_logic_vector(11 downto 2) := (others => '0');
   signal h_wdata, h_rdata : std_logic_vector(31 downto 0) := (others => '0');
   signal c_valid, c_write, c_ready : std_logic := '0';
@@ -88,6 +92,7 @@ begin
     end if;
   end process;
   ev_pending <= pend_dly(2);
+  h_valid <= h_req and not h_ready;
 
   dut : entity work.event_dma
     generic map (RING_LOG2 => RL)
@@ -218,7 +223,7 @@ begin
     procedure reg (wr : std_logic; a : natural; d : std_logic_vector(31 downto 0);
                    q : out std_logic_vector(31 downto 0)) is
     begin
-      h_valid <= '1';
+      h_req <= '1';
       h_write <= wr;
       h_addr <= std_logic_vector(to_unsigned(a / 4, 10));
       h_wdata <= d;
@@ -227,7 +232,7 @@ begin
         exit when h_ready = '1';
       end loop;
       q := h_rdata;
-      h_valid <= '0';
+      h_req <= '0';
       wait until rising_edge(clk);
     end procedure;
 
