@@ -281,8 +281,37 @@ architecture rtl of clock_regs is
         if rw_mask(a) /= x"00000000" or is_const(a) then return RO_PLAIN; else return RO_BAD; end if;
     end case;
   end function;
+  -- the RAM word a message's data comes from
+  function word_of_msg (k : natural; srv : std_logic) return natural is
+  begin
+    case k is
+      when M_SET_LO => return REG_CLOCK_SET_NS_LO / 4;
+      when M_SET_HI => return REG_CLOCK_SET_NS_HI / 4;
+      when M_SET_FRAC => return REG_CLOCK_SET_FRAC / 4;
+      when M_ADJ_LO =>
+        if srv = '1' then return SL_STEP_LO; else return REG_CLOCK_ADJ_NS_LO / 4; end if;
+      when M_ADJ_HI =>
+        if srv = '1' then return SL_STEP_HI; else return REG_CLOCK_ADJ_NS_HI / 4; end if;
+      when M_PER_NS => return REG_CLOCK_EFF_PERIOD_NS / 4;
+      when M_PER_FRAC => return REG_CLOCK_EFF_PERIOD_FRAC / 4;
+      when M_CMD => return SL_CMD;
+      when M_PPS_CFG => return REG_PPS_CTRL / 4;
+      when M_PPS_MINW => return REG_PPS_MIN_WIDTH / 4;
+      when M_EV_CFG => return REG_EVENT_CTRL / 4;
+      when M_EV_MINW => return REG_EVENT_MIN_WIDTH / 4;
+      when M_PO_LO => return REG_PEROUT_START_NS_LO / 4;
+      when M_PO_HI => return REG_PEROUT_START_NS_HI / 4;
+      when M_PO_PERIOD => return REG_PEROUT_PERIOD_NS / 4;
+      when M_PO_WIDTH => return REG_PEROUT_WIDTH_NS / 4;
+      when others => return REG_PEROUT_CTRL / 4;
+    end case;
+  end function;
+  function to_sl (b : natural) return std_logic is
+  begin
+    if b = 0 then return '0'; else return '1'; end if;
+  end function;
   subtype dec_t is std_logic_vector(15 downto 0);
-  type dec_rom_t is array (127 downto 0) of dec_t;
+  type dec_rom_t is array (255 downto 0) of dec_t;
   function dec_table return dec_rom_t is
     variable r : dec_rom_t;
   begin
@@ -297,9 +326,17 @@ architecture rtl of clock_regs is
               std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
               std_logic_vector(to_unsigned(wop_of(i * 4), 4));
     end loop;
+    -- the upper half: the RAM word of message k (word_of_msg, below),
+    -- entry 128 + 32 * srv + k, looked up in PICK (session 7: the function
+    -- of k_r and servo_step in front of rslot was ~40 LUTs)
+    for i in 0 to 127 loop
+      r(128 + i) := "000000000" &
+        std_logic_vector(to_unsigned(word_of_msg(i mod 32, to_sl((i / 32) mod 2)), 7));
+    end loop;
     return r;
   end function;
   constant DEC_ROM : dec_rom_t := dec_table;
+  signal dec_a : std_logic_vector(7 downto 0);
   signal dec_q : dec_t;      -- no initial value: see ram_q
   signal wop, rop : natural range 0 to 15;
   signal out_of_win : std_logic;
@@ -348,31 +385,6 @@ architecture rtl of clock_regs is
   constant SL_ZERO    : natural := REG_CLOCK_CTRL / 4;  -- never written
   constant SL_BAD     : natural := REG_ID_BAD_ACCESS / 4;
 
-  -- the RAM word a message's data comes from
-  function word_of_msg (k : natural; srv : std_logic) return natural is
-  begin
-    case k is
-      when M_SET_LO => return REG_CLOCK_SET_NS_LO / 4;
-      when M_SET_HI => return REG_CLOCK_SET_NS_HI / 4;
-      when M_SET_FRAC => return REG_CLOCK_SET_FRAC / 4;
-      when M_ADJ_LO =>
-        if srv = '1' then return SL_STEP_LO; else return REG_CLOCK_ADJ_NS_LO / 4; end if;
-      when M_ADJ_HI =>
-        if srv = '1' then return SL_STEP_HI; else return REG_CLOCK_ADJ_NS_HI / 4; end if;
-      when M_PER_NS => return REG_CLOCK_EFF_PERIOD_NS / 4;
-      when M_PER_FRAC => return REG_CLOCK_EFF_PERIOD_FRAC / 4;
-      when M_CMD => return SL_CMD;
-      when M_PPS_CFG => return REG_PPS_CTRL / 4;
-      when M_PPS_MINW => return REG_PPS_MIN_WIDTH / 4;
-      when M_EV_CFG => return REG_EVENT_CTRL / 4;
-      when M_EV_MINW => return REG_EVENT_MIN_WIDTH / 4;
-      when M_PO_LO => return REG_PEROUT_START_NS_LO / 4;
-      when M_PO_HI => return REG_PEROUT_START_NS_HI / 4;
-      when M_PO_PERIOD => return REG_PEROUT_PERIOD_NS / 4;
-      when M_PO_WIDTH => return REG_PEROUT_WIDTH_NS / 4;
-      when others => return REG_PEROUT_CTRL / 4;
-    end case;
-  end function;
 
   -- the write path: RAM(w_slot) <= (ram_q if w_aen) + source + carry,
   -- masked to 8 bits for eff_period_ns; w_sat drops the write when it
@@ -392,7 +404,7 @@ architecture rtl of clock_regs is
 
   -- the sequencer
   type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
-                E1, E2, E3, CMDW, G1, G2, STL2, STL3);
+                E1, E2, E3, CMDW, G1, G2, STL2, STL3, MSGW);
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
@@ -441,10 +453,15 @@ begin
 
   -- the decode table, read every clock at the port's address (the
   -- sequencer looks at it one clock after valid: DEC)
+  -- in PICK the table's upper half gives the message's RAM word (MSGW
+  -- uses it); DEC, which uses the lower half, never follows PICK directly
+  -- (IDLE reads reg_addr's entry in the clock before DEC)
+  dec_a <= "10" & servo_step & std_logic_vector(to_unsigned(k_r, 5)) when st = PICK else
+           '0' & reg_addr(8 downto 2);
   decode : process (clk)
   begin
     if rising_edge(clk) then
-      dec_q <= DEC_ROM(to_integer(unsigned(reg_addr(8 downto 2))));
+      dec_q <= DEC_ROM(to_integer(unsigned(dec_a)));
     end if;
   end process;
   -- the clock core's window is 0x000..0x1FF; the card decodes the rest
@@ -770,7 +787,7 @@ begin
         -- messages: read the word, offer it until the crossing takes it
         when PICK =>
           if m_have = '1' then
-            rslot <= word_of_msg(k_r, servo_step); st <= FETCH;
+            st <= MSGW;
           else
             rslot <= SL_ZERO;                     -- WAITR and IDLE read 0
             case cont is
@@ -779,6 +796,8 @@ begin
               when C_SERVO => s_ack <= '1'; st <= IDLE;
             end case;
           end if;
+        when MSGW =>
+          rslot <= to_integer(unsigned(dec_q(6 downto 0))); st <= FETCH;
         when FETCH =>
           st <= OFFER;
         when OFFER =>
