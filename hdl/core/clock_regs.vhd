@@ -18,6 +18,10 @@
 -- port, the timebase domain's answers one word at a time, each tagged
 -- with the word it goes to: two narrow sources, not one per value. Computed words
 -- (eff_period, glitches, bad_access) are read-modify-writes on that adder.
+-- Session 7: the adder's second operand (b_r) loads only a RAM word or a
+-- sign byte, and the written word is the sum OR the source: a write either
+-- adds (its source is 0) or takes a source while the RAM reads the zero
+-- word SL_ZERO (its sum is 0); a simulation check holds both.
 -- The RAM's upper half holds the reset values (bitstream contents, never
 -- written); after rst the sequencer copies it into the lower half.
 library ieee;
@@ -205,6 +209,12 @@ architecture rtl of clock_regs is
   constant WO_EVCTRL : natural := 7;  -- event.ctrl: message
   constant WO_EVMW : natural := 8;    -- event.min_width: message
   constant WO_POCTRL : natural := 9;  -- perout.ctrl: five messages
+  -- the event ring's registers (event_dma, in front of this block on the
+  -- card, takes their writes and ORs ring_ctrl's fields into the read
+  -- word): accepted, not kept, not counted; they read their RAM word,
+  -- which nothing writes (0). A clock core without event_dma (the SPI
+  -- board) reads 0 there, as registers.md says (session 7)
+  constant WO_IGN : natural := 10;
   constant RO_BAD : natural := 0;     -- undefined: 0, counted in bad_access
   constant RO_PLAIN : natural := 1;   -- the RAM word
   constant RO_BADACC : natural := 2;  -- bad_access: read, then clear
@@ -215,30 +225,29 @@ architecture rtl of clock_regs is
   constant RO_STATUS : natural := 7;  -- pps.status
   constant RO_STAMP : natural := 8;   -- pps.stamp_ns_lo (latches the high word)
   constant RO_GLITCH : natural := 9;  -- pps.glitches
-  -- writable bits, by class: the classes rw_mask uses
-  function mask_class (m : word) return natural is
+  -- writable bits, by group: the field masks rw_mask uses are uniform over
+  -- seven bit groups (0, 2..1, 4..3, 7..5, 15..8, 23..16, 31..24), so the
+  -- decode table holds one bit per group and the mask is its expansion, no
+  -- decode (session 7; a 3-bit class code decoded into the mask was ~20
+  -- LUTs)
+  type grp_t is array (0 to 6) of natural;
+  constant GRP_LO : grp_t := (0, 1, 3, 5, 8, 16, 24);
+  constant GRP_HI : grp_t := (0, 2, 4, 7, 15, 23, 31);
+  function grp_mask (g : std_logic_vector(6 downto 0)) return word is
+    variable m : word := (others => '0');
   begin
-    case m is
-      when x"FFFFFFFF" => return 1;
-      when x"000000FF" => return 2;
-      when x"00000007" => return 3;
-      when x"00FFFF1F" => return 4;
-      when x"0000FFFF" => return 5;
-      when x"00000001" => return 6;
-      when others => return 0;
-    end case;
+    for k in 0 to 6 loop
+      m(GRP_HI(k) downto GRP_LO(k)) := (others => g(k));
+    end loop;
+    return m;
   end function;
-  function class_mask (c : std_logic_vector(2 downto 0)) return word is
+  function mask_grp (m : word) return std_logic_vector is
+    variable g : std_logic_vector(6 downto 0);
   begin
-    case c is
-      when "001" => return x"FFFFFFFF";
-      when "010" => return x"000000FF";
-      when "011" => return x"00000007";
-      when "100" => return x"00FFFF1F";
-      when "101" => return x"0000FFFF";
-      when "110" => return x"00000001";
-      when others => return x"00000000";
-    end case;
+    for k in 0 to 6 loop
+      g(k) := m(GRP_LO(k));
+    end loop;
+    return g;
   end function;
   function wop_of (a : natural) return natural is
   begin
@@ -251,6 +260,7 @@ architecture rtl of clock_regs is
       when REG_EVENT_CTRL => return WO_EVCTRL;
       when REG_EVENT_MIN_WIDTH => return WO_EVMW;
       when REG_PEROUT_CTRL => return WO_POCTRL;
+      when REG_EVENT_RING_BASE | REG_EVENT_RING_CTRL | REG_EVENT_RING_RD => return WO_IGN;
       when others =>
         if rw_mask(a) /= x"00000000" then return WO_PLAIN; else return WO_BAD; end if;
     end case;
@@ -266,29 +276,67 @@ architecture rtl of clock_regs is
       when REG_PPS_STATUS => return RO_STATUS;
       when REG_PPS_STAMP_NS_LO => return RO_STAMP;
       when REG_PPS_GLITCHES => return RO_GLITCH;
+      when REG_EVENT_RING_BASE | REG_EVENT_RING_CTRL | REG_EVENT_RING_RD => return RO_PLAIN;
       when others =>
         if rw_mask(a) /= x"00000000" or is_const(a) then return RO_PLAIN; else return RO_BAD; end if;
     end case;
   end function;
+  -- the RAM word a message's data comes from
+  function word_of_msg (k : natural; srv : std_logic) return natural is
+  begin
+    case k is
+      when M_SET_LO => return REG_CLOCK_SET_NS_LO / 4;
+      when M_SET_HI => return REG_CLOCK_SET_NS_HI / 4;
+      when M_SET_FRAC => return REG_CLOCK_SET_FRAC / 4;
+      when M_ADJ_LO =>
+        if srv = '1' then return SL_STEP_LO; else return REG_CLOCK_ADJ_NS_LO / 4; end if;
+      when M_ADJ_HI =>
+        if srv = '1' then return SL_STEP_HI; else return REG_CLOCK_ADJ_NS_HI / 4; end if;
+      when M_PER_NS => return REG_CLOCK_EFF_PERIOD_NS / 4;
+      when M_PER_FRAC => return REG_CLOCK_EFF_PERIOD_FRAC / 4;
+      when M_CMD => return SL_CMD;
+      when M_PPS_CFG => return REG_PPS_CTRL / 4;
+      when M_PPS_MINW => return REG_PPS_MIN_WIDTH / 4;
+      when M_EV_CFG => return REG_EVENT_CTRL / 4;
+      when M_EV_MINW => return REG_EVENT_MIN_WIDTH / 4;
+      when M_PO_LO => return REG_PEROUT_START_NS_LO / 4;
+      when M_PO_HI => return REG_PEROUT_START_NS_HI / 4;
+      when M_PO_PERIOD => return REG_PEROUT_PERIOD_NS / 4;
+      when M_PO_WIDTH => return REG_PEROUT_WIDTH_NS / 4;
+      when others => return REG_PEROUT_CTRL / 4;
+    end case;
+  end function;
+  function to_sl (b : natural) return std_logic is
+  begin
+    if b = 0 then return '0'; else return '1'; end if;
+  end function;
   subtype dec_t is std_logic_vector(15 downto 0);
-  type dec_rom_t is array (127 downto 0) of dec_t;
+  type dec_rom_t is array (255 downto 0) of dec_t;
   function dec_table return dec_rom_t is
     variable r : dec_rom_t;
   begin
     for i in 0 to 127 loop
-      assert rw_mask(i * 4) = x"00000000" or mask_class(rw_mask(i * 4)) /= 0
-        report "clock_regs: a writable register with a field mask the decode table lacks"
+      assert grp_mask(mask_grp(rw_mask(i * 4))) = rw_mask(i * 4)
+        report "clock_regs: a writable register's field mask is not uniform over the bit groups"
         severity failure;
       assert (i < SL_FIRST_OWN or i > SL_LAST_OWN) or
              (wop_of(i * 4) = WO_BAD and rop_of(i * 4) = RO_BAD)
         report "clock_regs: a register moved onto the sequencer's own words" severity failure;
-      r(i) := "00000" & std_logic_vector(to_unsigned(mask_class(rw_mask(i * 4)), 3)) &
+      r(i) := '0' & mask_grp(rw_mask(i * 4)) &
               std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
               std_logic_vector(to_unsigned(wop_of(i * 4), 4));
+    end loop;
+    -- the upper half: the RAM word of message k (word_of_msg, below),
+    -- entry 128 + 32 * srv + k, looked up in PICK (session 7: the function
+    -- of k_r and servo_step in front of rslot was ~40 LUTs)
+    for i in 0 to 127 loop
+      r(128 + i) := "000000000" &
+        std_logic_vector(to_unsigned(word_of_msg(i mod 32, to_sl((i / 32) mod 2)), 7));
     end loop;
     return r;
   end function;
   constant DEC_ROM : dec_rom_t := dec_table;
+  signal dec_a : std_logic_vector(7 downto 0);
   signal dec_q : dec_t;      -- no initial value: see ram_q
   signal wop, rop : natural range 0 to 15;
   signal out_of_win : std_logic;
@@ -337,31 +385,6 @@ architecture rtl of clock_regs is
   constant SL_ZERO    : natural := REG_CLOCK_CTRL / 4;  -- never written
   constant SL_BAD     : natural := REG_ID_BAD_ACCESS / 4;
 
-  -- the RAM word a message's data comes from
-  function word_of_msg (k : natural; srv : std_logic) return natural is
-  begin
-    case k is
-      when M_SET_LO => return REG_CLOCK_SET_NS_LO / 4;
-      when M_SET_HI => return REG_CLOCK_SET_NS_HI / 4;
-      when M_SET_FRAC => return REG_CLOCK_SET_FRAC / 4;
-      when M_ADJ_LO =>
-        if srv = '1' then return SL_STEP_LO; else return REG_CLOCK_ADJ_NS_LO / 4; end if;
-      when M_ADJ_HI =>
-        if srv = '1' then return SL_STEP_HI; else return REG_CLOCK_ADJ_NS_HI / 4; end if;
-      when M_PER_NS => return REG_CLOCK_EFF_PERIOD_NS / 4;
-      when M_PER_FRAC => return REG_CLOCK_EFF_PERIOD_FRAC / 4;
-      when M_CMD => return SL_CMD;
-      when M_PPS_CFG => return REG_PPS_CTRL / 4;
-      when M_PPS_MINW => return REG_PPS_MIN_WIDTH / 4;
-      when M_EV_CFG => return REG_EVENT_CTRL / 4;
-      when M_EV_MINW => return REG_EVENT_MIN_WIDTH / 4;
-      when M_PO_LO => return REG_PEROUT_START_NS_LO / 4;
-      when M_PO_HI => return REG_PEROUT_START_NS_HI / 4;
-      when M_PO_PERIOD => return REG_PEROUT_PERIOD_NS / 4;
-      when M_PO_WIDTH => return REG_PEROUT_WIDTH_NS / 4;
-      when others => return REG_PEROUT_CTRL / 4;
-    end case;
-  end function;
 
   -- the write path: RAM(w_slot) <= (ram_q if w_aen) + source + carry,
   -- masked to 8 bits for eff_period_ns; w_sat drops the write when it
@@ -371,6 +394,7 @@ architecture rtl of clock_regs is
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
   signal srcv, wdata : word;
+  signal sel_w, sel_c, sel_r, sel_s, sel_k : std_logic;
   -- the adder's source operand, registered: the source multiplexer and the
   -- carry chain in one clock missed 66 MHz (53 MHz placed). A write that
   -- adds selects its source one step ahead (pre_src) and uses b_r.
@@ -380,11 +404,15 @@ architecture rtl of clock_regs is
 
   -- the sequencer
   type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
-                E1, E2, E3, CMDW, G1, G2, STL2, STL3);
+                E1, E2, E3, CMDW, G1, G2, STL2, STL3, MSGW);
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
-  signal init_n : natural range 0 to 128 := 0;
+  -- the INIT copy's count: bit 7 set = done, bits 6..0 the word read
+  -- (equality and bit tests only: `< 128` and `> 0` on a natural were
+  -- carry chains, session 7)
+  signal init_n : unsigned(7 downto 0) := (others => '0');
+  signal init_w : std_logic := '0';   -- a word was read last clock
   signal tslot : natural range 0 to 127 := 0;   -- the word the access returns
   signal badf, rd_bad, eff_cmd : std_logic := '0';
   -- the last word of the answer an access waits for
@@ -425,17 +453,22 @@ begin
 
   -- the decode table, read every clock at the port's address (the
   -- sequencer looks at it one clock after valid: DEC)
+  -- in PICK the table's upper half gives the message's RAM word (MSGW
+  -- uses it); DEC, which uses the lower half, never follows PICK directly
+  -- (IDLE reads reg_addr's entry in the clock before DEC)
+  dec_a <= "10" & servo_step & std_logic_vector(to_unsigned(k_r, 5)) when st = PICK else
+           '0' & reg_addr(8 downto 2);
   decode : process (clk)
   begin
     if rising_edge(clk) then
-      dec_q <= DEC_ROM(to_integer(unsigned(reg_addr(8 downto 2))));
+      dec_q <= DEC_ROM(to_integer(unsigned(dec_a)));
     end if;
   end process;
   -- the clock core's window is 0x000..0x1FF; the card decodes the rest
   out_of_win <= '0' when reg_addr(11 downto 9) = "000" else '1';
   wop <= WO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(3 downto 0)));
   rop <= RO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(7 downto 4)));
-  wmask <= class_mask(dec_q(10 downto 8));
+  wmask <= grp_mask(dec_q(14 downto 8));
 
   servo : entity work.pps_servo
     port map (
@@ -456,27 +489,48 @@ begin
   resp_take <= take_r;
 
 
-  with w_src select srcv <=
-    x"00000000" when X_ZERO,
-    reg_wdata and wmask when X_WDATA,
-    -- a RAM word as it was read (copies; the adder's second operand)
-    ram_q when X_RAMQ,
-    -- the sign of the adder's source operand (the word taken a clock ago),
-    -- 8 bits: only eff_period_ns (8 bits) is a sign extension (the servo
-    -- hands the step's high word over itself since session 6)
-    x"000000" & (7 downto 0 => b_r(31)) when X_SEXT,
-    s_cnt_val when X_CNT,
-    resp(31 downto 0) when X_RESP,
-    x"0000000" & stamp_new & s_present & s_state when X_STATUS,
-    std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) when X_CMD;
+  -- The write source as an AND-OR of selects decoded once from w_src:
+  -- software's write data (its fields only), the servo's word, an answer
+  -- word, pps.status, a command word. X_ZERO, X_RAMQ and X_SEXT give 0
+  -- here (the latter two are sources of the adder's operand b_r only).
+  sel_w <= '1' when w_src = X_WDATA else '0';
+  sel_c <= '1' when w_src = X_CNT else '0';
+  sel_r <= '1' when w_src = X_RESP else '0';
+  sel_s <= '1' when w_src = X_STATUS else '0';
+  sel_k <= '1' when w_src = X_CMD else '0';
+  srcv <= (reg_wdata and wmask and (31 downto 0 => sel_w)) or
+          (s_cnt_val and (31 downto 0 => sel_c)) or
+          (resp(31 downto 0) and (31 downto 0 => sel_r)) or
+          (x"0000000" & ((stamp_new & s_present & s_state) and (3 downto 0 => sel_s))) or
+          (std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) and (31 downto 0 => sel_k));
 
   sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
-  -- without ram_q the word is the source itself (the same bits: no carry
-  -- comes in then; this also keeps simulation's unknown bits bit by bit)
-  wdata <= srcv when w_aen = '0' else
-           std_logic_vector(sum(31 downto 9)) & (sum(8) and not w_m8) &
-           std_logic_vector(sum(7 downto 0));
+  -- The written word is the sum OR the source, no multiplexer between
+  -- them (session 7: it and the source multiplexer's form were ~30 cells):
+  -- a write that adds has a source of 0 (X_ZERO, X_RAMQ or X_SEXT), and a
+  -- write that does not has a sum of 0: b_r is 0 (w_src was none of
+  -- X_RAMQ/X_SEXT a clock before) and ram_q is the word SL_ZERO, because
+  -- every state that may write without adding runs with rslot = SL_ZERO
+  -- in the clock before the write (IDLE, DEC, WAITR, CMDW: set on the way
+  -- in by INIT, FIN, PICK and E3 and left alone there). w_aen is kept for
+  -- the check below.
+  wdata <= srcv or (std_logic_vector(sum(31 downto 9)) & (sum(8) and not w_m8) &
+                    std_logic_vector(sum(7 downto 0)));
+  -- pragma translate_off
+  wcheck : process (clk)
+  begin
+    if rising_edge(clk) then
+      if rst = '0' and w_en = '1' and w_aen = '0' and sum(31 downto 0) /= 0 then
+        report "clock_regs: a write without add in a clock whose sum is not 0"
+          severity failure;
+      end if;
+      if rst = '0' and w_en = '1' and w_aen = '1' and srcv /= x"00000000" then
+        report "clock_regs: an adding write with a source" severity failure;
+      end if;
+    end if;
+  end process;
+  -- pragma translate_on
   ram_we <= w_en and not (w_sat and sum(32));
 
   regram : process (clk)
@@ -504,7 +558,18 @@ begin
   begin
     if rising_edge(clk) then
       cy_r <= sum(32);
-      b_r <= srcv;
+      -- the adder's second operand: a RAM word as it was read (freq_adj,
+      -- the filter's glitch count), the sign of the operand taken a clock
+      -- ago, 8 bits (only eff_period_ns, 8 bits, is a sign extension: the
+      -- servo hands the step's high word over itself since session 6), or
+      -- 0. Not the write multiplexer's output (session 6 and before): the
+      -- operand needs none of its other sources, and for bits 31..8 this
+      -- is a flip-flop with a synchronous reset, no LUT (session 7)
+      case w_src is
+        when X_RAMQ => b_r <= ram_q;
+        when X_SEXT => b_r <= x"000000" & (7 downto 0 => b_r(31));
+        when others => b_r <= (others => '0');
+      end case;
     end if;
   end process;
 
@@ -547,22 +612,26 @@ begin
         when INIT =>
           -- copy the reset values (upper half) into the register words
           w_src <= X_ZERO;
-          if init_n < 128 then
-            rslot <= 128 + init_n;
-          end if;
-          if init_n > 0 then
+          rslot <= 128 + to_integer(init_n(6 downto 0));
+          if init_w = '1' then
             wr(rslot mod 128, X_ZERO, '1');     -- the word read last clock
           end if;
-          if init_n = 128 then
+          init_w <= not init_n(7);
+          if init_n(7) = '1' then
+            rslot <= SL_ZERO;                   -- IDLE reads 0 (see wdata)
             st <= IDLE;
-          else
-            init_n <= init_n + 1;
           end if;
+          init_n <= init_n + 1;
 
         when IDLE =>
           -- in the clock ready is high the master still holds valid for the
           -- access just finished: starting another here would repeat it
-          if reg_valid = '1' and ready = '0' and stamp_lock = '0' then
+          if rd_bad = '1' then
+            -- bad_access read-to-clear, in the clock after the read's
+            -- ready (no new access starts in it): a write without add needs
+            -- ram_q = 0, which FIN's rslot gives from this clock on
+            wr(SL_BAD, X_ZERO); rd_bad <= '0';
+          elsif reg_valid = '1' and ready = '0' and stamp_lock = '0' then
             -- (the access's word; reg_addr is held until ready, so DEC
             -- uses tslot, not a second path from reg_addr)
             tslot <= to_integer(unsigned(reg_addr(8 downto 2)));
@@ -642,6 +711,8 @@ begin
                   st <= PICK;
                 when WO_PLAIN =>
                   wr(tslot, X_WDATA); st <= FIN;
+                when WO_IGN =>
+                  st <= ENDS;
                 when others =>
                   badf <= '1'; st <= ENDS;
               end case;
@@ -666,7 +737,7 @@ begin
                 when RO_STAMP =>
                   -- copy the servo's last stamp, both words (the servo
                   -- writes them only while no access runs: consistent)
-                  rslot <= SL_STLO; w_src <= X_RAMQ; stamp_new <= '0'; st <= STL2;
+                  rslot <= SL_STLO; w_src <= X_ZERO; stamp_new <= '0'; st <= STL2;
                 when RO_GLITCH =>
                   -- the servo's gap drops + the filter's drops (both RAM)
                   rslot <= SL_FILT; st <= G1;
@@ -687,7 +758,8 @@ begin
           rslot <= REG_CLOCK_PERIOD_NS / 4;
           st <= E3;
         when E3 =>
-          wr(REG_CLOCK_EFF_PERIOD_NS / 4, X_SEXT, '1'); w_cy <= '1'; w_m8 <= '1';
+          wr(REG_CLOCK_EFF_PERIOD_NS / 4, X_ZERO, '1'); w_cy <= '1'; w_m8 <= '1';
+          rslot <= SL_ZERO;                     -- CMDW writes without add
           if eff_cmd = '1' then st <= CMDW; else st <= RD; end if;
 
         when CMDW =>
@@ -703,25 +775,29 @@ begin
         when G1 =>
           w_src <= X_RAMQ; rslot <= SL_GAP; st <= G2;
         when G2 =>
-          wr(tslot, X_RAMQ, '1'); st <= RD;
+          wr(tslot, X_ZERO, '1'); st <= RD;
 
-        -- the stamp copy: each word written as it is read (X_RAMQ)
+        -- the stamp copy: each word written as it is read, ram_q + 0 (b_r
+        -- is 0: w_src was X_ZERO in the clock before each write)
         when STL2 =>
-          wr(tslot, X_RAMQ); rslot <= SL_STHI; st <= STL3;
+          wr(tslot, X_ZERO, '1'); rslot <= SL_STHI; st <= STL3;
         when STL3 =>
-          wr(REG_PPS_STAMP_NS_HI / 4, X_RAMQ); st <= RD;
+          wr(REG_PPS_STAMP_NS_HI / 4, X_ZERO, '1'); st <= RD;
 
         -- messages: read the word, offer it until the crossing takes it
         when PICK =>
           if m_have = '1' then
-            rslot <= word_of_msg(k_r, servo_step); st <= FETCH;
+            st <= MSGW;
           else
+            rslot <= SL_ZERO;                     -- WAITR and IDLE read 0
             case cont is
               when C_END => st <= ENDS;
               when C_WAIT => st <= WAITR;
               when C_SERVO => s_ack <= '1'; st <= IDLE;
             end case;
           end if;
+        when MSGW =>
+          rslot <= to_integer(unsigned(dec_q(6 downto 0))); st <= FETCH;
         when FETCH =>
           st <= OFFER;
         when OFFER =>
@@ -764,16 +840,14 @@ begin
         when RD =>
           rslot <= tslot; st <= FIN;
         when FIN =>
-          ready <= '1'; st <= IDLE;
-          if rd_bad = '1' then
-            -- read-to-clear; the master takes ram_q in this clock, the
-            -- write lands after it
-            wr(SL_BAD, X_ZERO); rd_bad <= '0';
-          end if;
+          -- ram_q is read at tslot now (the master takes it next clock);
+          -- IDLE then reads SL_ZERO (see wdata); a read of bad_access is
+          -- cleared from IDLE (rd_bad)
+          ready <= '1'; rslot <= SL_ZERO; st <= IDLE;
       end case;
 
       if rst = '1' then
-        st <= INIT; init_n <= 0; m_have <= '0'; w_en <= '0';
+        st <= INIT; init_n <= (others => '0'); init_w <= '0'; m_have <= '0'; w_en <= '0';
         ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
         badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; sv_stamp <= '0'; servo_step <= '0'; stamp_lock <= '0';
         pps_ctrl <= PPS_CTRL_RESET(2 downto 0);

@@ -4,10 +4,13 @@
 --
 -- The block sits on the clock core's register port (0x000..0x1FF) between
 -- pci_target and clock_core and takes the event stamps the way the host
--- does: it reads event.status, and while stamps wait it pops one (reads
+-- does: while the clock core says a stamp waits (ev_pending, the event
+-- FIFO not empty, synchronised to this clock) it pops one (reads
 -- stamp_ns_lo, stamp_ns_hi, stamp_info) and writes it into the ring as one
--- 16-byte entry. It reads only while the clock core says a stamp waits
--- (ev_pending, the event FIFO not empty, synchronised to this clock): an
+-- 16-byte entry. No event.status read first (session 7): ev_pending lags
+-- the FIFO by a few clocks, so a pop may find it empty, which stamp_info's
+-- valid bit shows; that entry is not completed (its words 0/1 are
+-- overwritten by the next stamp) and nothing is counted. An
 -- idle ring makes no access of its own, so the host's reads never wait
 -- behind one (a read of time_ns_lo that waited behind an event.status
 -- poll latched the time up to 19 bus clocks after its bracket began,
@@ -89,7 +92,6 @@ architecture rtl of event_dma is
 
   type state_t is (S_IDLE, S_READ, S_DMA);
   signal st : state_t;
-  signal polling : std_logic;                      -- the read is event.status
   signal dropping : std_logic;                     -- ring full: pop and drop
   signal k : unsigned(1 downto 0);                 -- entry word 0..2
   signal own_w : std_logic_vector(1 downto 0);     -- own read: word in the status line
@@ -100,7 +102,7 @@ architecture rtl of event_dma is
   signal overruns : unsigned(7 downto 0);
   signal wd : std_logic_vector(31 downto 0);
   signal dv : std_logic;
-  signal my_sel, my_ready : std_logic;
+  signal h_done : std_logic;
   signal my_rdata : std_logic_vector(31 downto 0);
   signal full : std_logic;
 
@@ -120,25 +122,30 @@ begin
   assert REG_EVENT_RING_CTRL = REG_EVENT_RING_BASE + 4 and REG_EVENT_RING_RD = REG_EVENT_RING_BASE + 8
     report "event_dma: the ring registers are ring_base, ring_ctrl, ring_rd" severity failure;
 
-  -- host accesses to the ring registers are answered here, not by clock_core
-  -- (three equality matches, not a range: two 10-bit magnitude compares
-  -- were carry chains)
-  my_sel <= '1' when is_reg(h_addr, REG_EVENT_RING_BASE) or is_reg(h_addr, REG_EVENT_RING_CTRL) or
-                     is_reg(h_addr, REG_EVENT_RING_RD) else '0';
-
-  c_valid <= m_act or (h_valid and not my_sel);
+  -- Every host access, the ring registers' too, goes to clock_core, which
+  -- answers a ring register as a word it never writes (0, not counted in
+  -- bad_access; session 7). This block takes the ring registers' writes as
+  -- they complete and ORs ring_ctrl's fields into clock_core's 0: no
+  -- 32-bit choice between two answers and no ready of its own (those were
+  -- ~35 cells; a ring register access now takes clock_core's plain
+  -- latency, 4 clocks, instead of 1).
+  c_valid <= m_act or h_valid;
   c_write <= h_write and not m_act;
+  -- the host's access completes: clock_core's ready for an access that is
+  -- not this block's own (a master may drop valid in the ready clock, as
+  -- sim/verilator/card_top.v does; addr/write/wdata are held through it)
+  h_done  <= c_ready and not m_act;
   -- event.status is on a 4-word line (asserted above): the word in the
   -- line is 0 for the poll, k + 1 for entry word k, no adder on the address
-  own_w   <= "00" when polling = '1' else std_logic_vector(k + 1);
+  own_w   <= std_logic_vector(k + 1);
   c_addr  <= std_logic_vector(A_STATUS(9 downto 2)) & own_w when m_act = '1' else h_addr;
-  h_ready <= (c_ready and not m_act) or my_ready;
-  h_rdata <= my_rdata when my_ready = '1' else c_rdata;
+  h_ready <= c_ready and not m_act;
+  h_rdata <= c_rdata or my_rdata;
 
   -- read data: ring_ctrl is the only readable ring register (ring_base and
-  -- ring_rd are write-only), so each bit has one source and no multiplexer
-  -- beyond the one against clock_core's answer; h_addr is held with
-  -- h_valid until h_ready, so this needs no register
+  -- ring_rd are write-only), so each bit has one source, ORed into
+  -- clock_core's answer (0 for this address); 0 at every other address;
+  -- h_addr is held with h_valid until h_ready, so this needs no register
   rdmux : process (all)
   begin
     my_rdata <= (others => '0');
@@ -166,10 +173,8 @@ begin
   process (clk)
   begin
     if rising_edge(clk) then
-      my_ready <= '0';
       if rst = '1' then
         st <= S_IDLE;
-        polling <= '0';
         dropping <= '0';
         k <= "00";
         m_act <= '0';
@@ -182,9 +187,8 @@ begin
         wd <= (others => '0');
         dv <= '0';
       else
-        -- host accesses to the ring registers: one clock
-        if h_valid = '1' and my_sel = '1' and my_ready = '0' then
-          my_ready <= '1';
+        -- host writes to the ring registers, as clock_core completes them
+        if h_done = '1' then
           if h_write = '1' then
             if is_reg(h_addr, REG_EVENT_RING_BASE) then
               base <= h_wdata(31 downto RL + 4);
@@ -209,11 +213,12 @@ begin
 
         case st is
           when S_IDLE =>
-            -- a poll only while a stamp waits, enabled and not stopped by
-            -- an error
+            -- a pop only while a stamp waits, enabled and not stopped by an
+            -- error; a full ring pops it and drops it (no DMA)
+            k <= "00";
+            dropping <= full;
             if enable = '1' and dma_error = '0' and ev_pending = '1' then
               st <= S_READ;
-              polling <= '1';
             end if;
 
           when S_READ =>
@@ -221,25 +226,20 @@ begin
               m_act <= '1';
             end if;
             if m_act = '1' and c_ready = '1' then
-              if polling = '1' then
-                polling <= '0';
-                k <= "00";
-                if unsigned(c_rdata(EVENT_STATUS_LEVEL_LSB + EVENT_STATUS_LEVEL_WIDTH - 1
-                                    downto EVENT_STATUS_LEVEL_LSB)) = 0 or enable = '0' then
-                  st <= S_IDLE;                     -- nothing waits, or disabled
-                elsif full = '1' then
-                  dropping <= '1';                  -- pop it, count it, drop it
-                end if;
+              if k = 2 and c_rdata(EVENT_STAMP_INFO_VALID_LSB) = '0' then
+                -- the FIFO was empty after all (ev_pending lags the FIFO
+                -- by a few clocks, or a host pop against the rules): the
+                -- entry stays free, words 0/1 are overwritten by the next
+                -- stamp; nothing counted
+                st <= S_IDLE;
               elsif dropping = '1' then
-                dropping <= '0';
-                overruns <= overruns + 1;
-                polling <= '1';                     -- drain on
-              elsif k = 2 and c_rdata(EVENT_STAMP_INFO_VALID_LSB) = '0' then
-                -- the FIFO was empty after all (only a host pop against the
-                -- rules can do that): the entry stays free, words 0/1 are
-                -- overwritten by the next stamp
-                k <= "00";
-                polling <= '1';
+                -- stamp_ns_lo popped it; its info says whether there was one
+                if k = 2 then
+                  overruns <= overruns + 1;
+                  st <= S_IDLE;
+                else
+                  k <= "10";
+                end if;
               else
                 wd <= c_rdata;
                 dv <= '1';
@@ -257,12 +257,7 @@ begin
                 st <= S_IDLE;
               elsif k = 2 then
                 wr <= wr + 1;
-                k <= "00";
-                polling <= '1';                     -- next stamp at once
-                st <= S_READ;
-                if enable = '0' then
-                  st <= S_IDLE;
-                end if;
+                st <= S_IDLE;                       -- the next stamp, if one waits
               else
                 k <= k + 1;
                 st <= S_READ;
