@@ -10,25 +10,11 @@
 -- toggle crosses towards the timebase: each flip is one entry, and the
 -- timebase side writes time_ns into the time RAM at its own write pointer
 -- (which therefore follows the bus side's entry count) and publishes that
--- pointer's low ECHO_BITS bits, Gray-coded, back to the bus side. An entry
--- is visible to the reader once its time is written; its meta part was
--- written long before. The bus side decides alone whether an entry fits:
--- it knows how many it announced (ann_ptr) and how many were read
--- (rd_ptr), so "full" needs no crossing, and the timebase side never
--- checks for room.
---
--- The echo is 3 bits, not the whole pointer: the bus side knows ann_ptr,
--- and the written count lags it by less than 8 entries (it refuses to
--- announce an 8th entry whose time is not yet seen written: such a
--- doorbell is lost and counted like one that finds the FIFO full), so the
--- visible position is ann_ptr with its low 3 bits replaced by the echo,
--- less 8 when the echo is above ann_ptr's low bits. The lag is bounded
--- anyway: the round trip (toggle to tb_clk, time write, echo register,
--- two bus flops) is at most 4 tb_clk + 3 bus clocks, about 5 bus clocks at
--- 66 MHz, and a doorbell takes at least one bus clock (a PCI write
--- several), so at most 6 entries wait; the guard makes "< 8" hold by
--- construction rather than by that arithmetic. (Like the toggle itself it
--- assumes tb_clk runs and is faster than the bus clock.)
+-- pointer, Gray-coded, back to the bus side. An entry is visible to the
+-- reader once its time is written; its meta part was written long before.
+-- The bus side decides alone whether an entry fits: it knows how many it
+-- announced (ann_ptr) and how many were read (rd_ptr), so "full" needs no
+-- crossing, and the timebase side never checks for room.
 --
 -- Latch latency: db_valid seen at bus edge E flips the toggle; two sync_bit
 -- flops carry it into tb_clk, and the edge between them and a third flop
@@ -90,7 +76,6 @@ end entity;
 
 architecture rtl of msi_capture is
   constant DEPTH : positive := 2 ** FIFO_LOG2;
-  constant EB    : positive := 3;   -- ECHO_BITS: the written count's bits crossing back
   constant MW    : positive := 28;  -- meta: kind 1, slot 3, lost 8, data 16
   type tmem_t is array (0 to DEPTH - 1) of std_logic_vector(47 downto 0);
   type mmem_t is array (0 to DEPTH - 1) of std_logic_vector(MW - 1 downto 0);
@@ -99,45 +84,21 @@ architecture rtl of msi_capture is
 
   subtype ptr_t is unsigned(FIFO_LOG2 downto 0);
 
-  function to_gray (b : unsigned(2 downto 0)) return std_logic_vector is
+  function to_gray (b : ptr_t) return std_logic_vector is
   begin
-    return std_logic_vector(b xor ('0' & b(2 downto 1)));
+    return std_logic_vector(b xor ('0' & b(b'high downto 1)));
   end function;
 
-  function from_gray (g : std_logic_vector(2 downto 0)) return unsigned is
-    variable b : unsigned(2 downto 0);
+  function from_gray (g : std_logic_vector(FIFO_LOG2 downto 0)) return ptr_t is
+    variable b : ptr_t;
   begin
-    b(2) := g(2);
-    b(1) := g(2) xor g(1);
-    b(0) := g(2) xor g(1) xor g(0);
+    -- each bit the parity of the bits above it, not a chain through the
+    -- lower bits: two LUT levels instead of FIFO_LOG2 + 1
+    for i in FIFO_LOG2 downto 0 loop
+      b(i) := xor g(FIFO_LOG2 downto i);
+    end loop;
     return b;
   end function;
-
-  -- 3-bit relations as constant tables indexed by (a & b): a compare or
-  -- an adder against them would be a carry chain
-  type tab64_t is array (0 to 63) of std_logic;
-  function above_tab return tab64_t is        -- a > b
-    variable r : tab64_t := (others => '0');
-  begin
-    for a in 0 to 7 loop
-      for b in 0 to 7 loop
-        if a > b then
-          r(a * 8 + b) := '1';
-        end if;
-      end loop;
-    end loop;
-    return r;
-  end function;
-  function lag7_tab return tab64_t is         -- (a - b) mod 8 = 7
-    variable r : tab64_t := (others => '0');
-  begin
-    for a in 0 to 7 loop
-      r(a * 8 + (a + 1) mod 8) := '1';
-    end loop;
-    return r;
-  end function;
-  constant ABOVE : tab64_t := above_tab;
-  constant LAG7  : tab64_t := lag7_tab;
 
   type flag16_t is array (0 to 15) of std_logic;
   function built_slots return flag16_t is
@@ -174,15 +135,12 @@ architecture rtl of msi_capture is
   -- timebase side
   signal t_sync, t_prev : std_logic;
   signal twe      : std_logic;
-  signal wr_ptr   : unsigned(FIFO_LOG2 - 1 downto 0);
-  signal wr_echo  : std_logic_vector(EB - 1 downto 0);   -- Gray, wr_ptr's low bits
+  signal wr_ptr   : ptr_t;
+  signal wr_gray  : std_logic_vector(FIFO_LOG2 downto 0);
 
   -- bus side read
   signal rd_ptr    : ptr_t;
-  signal echo_s    : std_logic_vector(EB - 1 downto 0);
-  signal wlow      : unsigned(EB - 1 downto 0);          -- entries written, mod 8
-  signal wrapped   : std_logic;                          -- wlow above ann_ptr's low bits
-  signal vis       : ptr_t;                              -- one past the last visible entry
+  signal wr_gray_s : std_logic_vector(FIFO_LOG2 downto 0);
   signal empty     : std_logic;
   signal popping   : std_logic;
   signal ra        : unsigned(FIFO_LOG2 - 1 downto 0);
@@ -190,7 +148,6 @@ architecture rtl of msi_capture is
   signal mq        : std_logic_vector(MW - 1 downto 0);
 begin
   assert N_SLOTS <= 8 report "msi_capture: at most 8 slots" severity failure;
-  assert FIFO_LOG2 >= EB report "msi_capture: at least 8 entries (the echo's limit)" severity failure;
 
   ---------------------------------------------------------------------------
   -- bus domain: entries, lost counts, the toggle
@@ -256,13 +213,9 @@ begin
         ann_ptr <= nxt;
         -- full for the next clock: the entries announced then against the
         -- ones read by now; a pop in this clock is seen a clock late, so
-        -- full can only be said one clock too early, never too late. Full
-        -- too when 7 announced entries would wait for their time (the
-        -- echo's limit, above; the echo only advances, so also early at
-        -- worst, never late)
-        if (nxt(FIFO_LOG2) /= rd_ptr(FIFO_LOG2) and
-            nxt(FIFO_LOG2 - 1 downto 0) = rd_ptr(FIFO_LOG2 - 1 downto 0)) or
-           LAG7(to_integer(nxt(EB - 1 downto 0) & wlow)) = '1' then
+        -- full can only be said one clock too early, never too late
+        if nxt(FIFO_LOG2) /= rd_ptr(FIFO_LOG2) and
+           nxt(FIFO_LOG2 - 1 downto 0) = rd_ptr(FIFO_LOG2 - 1 downto 0) then
           full <= '1';
         else
           full <= '0';
@@ -312,11 +265,11 @@ begin
       if tb_rst = '1' then
         t_prev <= '0';
         wr_ptr <= (others => '0');
-        wr_echo <= (others => '0');
+        wr_gray <= (others => '0');
       else
         t_prev <= t_sync;
         -- published the clock after the RAM write
-        wr_echo <= to_gray(wr_ptr(EB - 1 downto 0));
+        wr_gray <= to_gray(wr_ptr);
         if twe = '1' then
           wr_ptr <= wr_ptr + 1;
         end if;
@@ -328,24 +281,18 @@ begin
   begin
     if rising_edge(tb_clk) then
       if twe = '1' then
-        tmem(to_integer(wr_ptr)) <= std_logic_vector(time_ns(47 downto 0));
+        tmem(to_integer(wr_ptr(FIFO_LOG2 - 1 downto 0))) <= std_logic_vector(time_ns(47 downto 0));
       end if;
     end if;
   end process;
 
   ---------------------------------------------------------------------------
   -- bus domain: FIFO read, head always on the RAM outputs
-  wsync : for i in 0 to EB - 1 generate
-    s : entity work.sync_bit port map (clk => bus_clk, din => wr_echo(i), dout => echo_s(i));
+  wsync : for i in 0 to FIFO_LOG2 generate
+    s : entity work.sync_bit port map (clk => bus_clk, din => wr_gray(i), dout => wr_gray_s(i));
   end generate;
 
-  -- the visible position: ann_ptr's upper bits (less one 8-block when the
-  -- written count's low bits are above ann_ptr's) and the echo
-  wlow <= from_gray(echo_s);
-  wrapped <= ABOVE(to_integer(wlow & ann_ptr(EB - 1 downto 0)));
-  vis <= (ann_ptr(FIFO_LOG2 downto EB) - unsigned'(0 => wrapped)) & wlow;
-
-  empty <= '1' when rd_ptr = vis else '0';
+  empty <= '1' when rd_ptr = from_gray(wr_gray_s) else '0';
   popping <= cap_pop and not empty;
   ra <= rd_ptr(FIFO_LOG2 - 1 downto 0) + 1 when popping = '1'
         else rd_ptr(FIFO_LOG2 - 1 downto 0);
@@ -377,7 +324,7 @@ begin
 
   cap_empty <= empty;
   cap_rpos  <= std_logic_vector(rd_ptr);
-  cap_wpos  <= std_logic_vector(vis);
+  cap_wpos  <= std_logic_vector(from_gray(wr_gray_s));
   cap_kind  <= mq(27);
   cap_slot  <= mq(26 downto 24);
   cap_lost  <= mq(23 downto 16);
