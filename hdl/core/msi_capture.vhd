@@ -100,6 +100,17 @@ architecture rtl of msi_capture is
     return b;
   end function;
 
+  type flag16_t is array (0 to 15) of std_logic;
+  function built_slots return flag16_t is
+    variable r : flag16_t := (others => '0');
+  begin
+    for i in 0 to N_SLOTS - 1 loop
+      r(i) := '1';
+    end loop;
+    return r;
+  end function;
+  constant BUILT : flag16_t := built_slots;   -- db_slot's slot exists
+
   -- bus side: entries announced, room, lost counts
   signal toggle   : std_logic;
   signal flipped  : std_logic;                 -- the toggle flipped last clock
@@ -140,7 +151,9 @@ begin
 
   ---------------------------------------------------------------------------
   -- bus domain: entries, lost counts, the toggle
-  db_ok <= '1' when db_valid = '1' and unsigned(db_slot) < N_SLOTS else '0';
+  -- built slot from a constant table, not `db_slot < N_SLOTS` (a compare
+  -- against a constant)
+  db_ok <= db_valid and BUILT(to_integer(unsigned(db_slot)));
   dec : for i in 0 to N_SLOTS - 1 generate
     db_oh(i) <= '1' when to_integer(unsigned(db_slot(2 downto 0))) = i else '0';
   end generate;
