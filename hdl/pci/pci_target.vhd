@@ -180,8 +180,10 @@ architecture rtl of pci_target is
   signal idsel_d   : std_logic := '0';
   -- AD and C/BE# at the previous edge: no reset, no enable (data, looked at
   -- only beside the control bits above); ad_d is also the doorbell data
-  signal ad_d      : std_logic_vector(31 downto 0);
-  signal cbe_d     : std_logic_vector(3 downto 0);
+  -- (their initial 0 is the flip-flops' power-up value, free on the iCE40,
+  -- and lets Yosys share ad_d with the initiator's AD copy: 34 cells)
+  signal ad_d      : std_logic_vector(31 downto 0) := (others => '0');
+  signal cbe_d     : std_logic_vector(3 downto 0) := (others => '0');
   -- address phase, latched at E1 + 1
   signal a_off     : std_logic_vector(11 downto 2) := (others => '0');
   signal a_low     : std_logic_vector(1 downto 0) := (others => '0');

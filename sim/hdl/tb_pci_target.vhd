@@ -309,6 +309,10 @@ begin
     -- fast back-to-back: chain makes the next cycle's address phase follow
     -- this one's last data phase with no idle clock (only after writes)
     variable chain, chained : boolean := false;
+    -- master wait states before the first data phase: 0, 1, 2, 0, ... per
+    -- transaction (a target that asserted TRDY# before it saw IRDY# could
+    -- not know at which edge the data phase ends: pci_checker catches it)
+    variable n_cycles : natural := 0;
 
     procedure check (cond : boolean; msg : string) is
     begin
@@ -351,8 +355,16 @@ begin
       elsif FAULT /= 2 then
         m_ad_oe <= '0';                                -- turnaround
       end if;
-      m_irdy <= '0';
       last := nphases = 1;
+      n_cycles := n_cycles + 1;
+      for i in 1 to n_cycles mod 3 loop
+        m_irdy <= '1';               -- FRAME# stays asserted until IRDY# is
+        wait until rising_edge(clk);
+        clk_n := clk_n + 1;
+        if to_x01(devsel_n) = '0' then seen := true; end if;
+        check(to_x01(trdy_n) = '1' and to_x01(stop_n) = '1', "TRDY#/STOP# before IRDY#");
+      end loop;
+      m_irdy <= '0';
       m_frame <= '1' when last else '0';
       rdata := (others => 'X');
       result := R_RETRY;
