@@ -8,7 +8,8 @@
 # (docs/bitstream.md "Session 7: PCI inputs"). nextpnr does not time that
 # route (SB_IO has no delay arcs), so the placer puts such a flip-flop by
 # its loads, anywhere on the die. This script finds every logic cell with
-# its flip-flop enabled that reads the D_IN_0 net of a pci_* pad and
+# its flip-flop enabled that reads the D_IN_0 net of a PCI pad (an SB_IO of
+# the pci_pads instance `pads`) and
 # confines it to the logic tiles within RADIUS tiles of that pad.
 # Only cells that read the pad net directly are constrained: logic with
 # several levels between pad and flip-flop misses the bound anyway.
@@ -39,11 +40,12 @@ for name, cell in ctx.cells:
     pin = ports.get("D_IN_0")
     if not bel or pin is None or pin.net is None:
         continue
-    net = pin.net
-    if not str(net.name).replace("\\", "").startswith(("ad_in", "cbe", "par", "frame", "irdy",
-                                                         "trdy", "devsel", "stop", "perr",
-                                                         "gnt", "idsel")):
+    # a PCI bus pad: an SB_IO of the pci_pads instance "pads" (the name in
+    # synpcix_hx8k_pci_top and in pci-io-fit's harness; the inout pins' nets
+    # have generated names). RST# and CLK are not among its pads.
+    if not str(name).startswith("pads."):
         continue
+    net = pin.net
     users = []
     for u in net.users:
         c = u.cell
