@@ -4,13 +4,18 @@
 -- to the clock core's register port. docs/pci.md says why it is built so.
 --
 -- Bus signals are split into in/out/output-enable (tristates live in the
--- board top only). Every output comes straight from a flip-flop; inputs are
--- sampled at the clock edge like the PCI spec's own state descriptions.
+-- board top only). Every output comes straight from a flip-flop. Every
+-- input goes straight into a flip-flop (PCI 2.3 Tsu 3 ns at 66 MHz), and
+-- the target works from those copies a clock later; only PERR#'s and
+-- SERR#'s next values take the live PAR (due a clock after it).
 --
 -- Transactions, in short:
---  * DEVSEL# timing medium: the address phase is latched at edge E1, the
---    decision is taken at E2 from the latched values, DEVSEL# is sampled
---    asserted by the master at E3.
+--  * DEVSEL# timing slow: the address phase at edge E1 is in the input
+--    flip-flops, latched (and the RAM read) at E1 + 1, the decision is
+--    taken at E1 + 2, DEVSEL# is sampled asserted by the master at E1 + 3.
+--  * TRDY#/STOP# are asserted only after an edge that saw IRDY# asserted,
+--    so the data phase ends at the next edge (the master cannot change
+--    IRDY#/FRAME# before it): the end is known a clock ahead.
 --  * Every claimed transaction has exactly one data phase: TRDY# comes with
 --    STOP# (disconnect with data), so bursts end after their first word.
 --  * Configuration reads/writes complete at once.
