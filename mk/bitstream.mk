@@ -83,7 +83,7 @@ $(BS_DIR)/$(BS_NAME).asc: $(BS_DIR)/$(BS_NAME).json $(BOARD_PCF)
 	@echo "  NEXTPNR $(NEXTPNR_ARCH) (seed $(NEXTPNR_SEED))"
 	@rm -f $(BS_REPORT) $(BS_BIN) $(BS_DIR)/nextpnr-report.json
 	@nextpnr-ice40 $(NEXTPNR_ARCH) --json $< --pcf $(BOARD_PCF) --asc $@.tmp \
-	   --seed $(NEXTPNR_SEED) --timing-allow-fail --report $(BS_DIR)/nextpnr-report.json \
+	   $(NEXTPNR_PLACE) --seed $(NEXTPNR_SEED) --timing-allow-fail --report $(BS_DIR)/nextpnr-report.json \
 	   --log $(BS_DIR)/nextpnr.log -q || { \
 	   set -- $$(sed -n 's|.*ICESTORM_LC: *\([0-9]*\)/ *\([0-9]*\).*|\1 \2|p' $(BS_DIR)/nextpnr.log | head -n 1); \
 	   if [ $$# -eq 2 ] && [ "$$1" -gt "$$2" ]; then \
@@ -150,10 +150,12 @@ block-fit: $(REGS_VHD) $(PCI_IDS_VHD)
 # pci_interface behind the PCI board's pads, placed on its balls; fails when
 # a pin or the fabric misses PCI 2.3's 66 MHz bounds. About a minute.
 #   make pci-io-fit [PCI_IO_SEED=n] [PCI_IO_REGS=false] [PCI_IO_CHECK=outputs|inputs]
+#                   [PCI_IO_PREPLACE=false]  (the input flip-flops left to the placer)
 PCI_IO_SEED ?= 1
 PCI_IO_REGS ?= true
 PCI_IO_CHECK ?= all
+PCI_IO_PREPLACE ?= true
 PCI_IO_DIR ?= $(BUILD)/pci-io-fit
 .PHONY: pci-io-fit
 pci-io-fit: $(REGS_VHD) $(PCI_IDS_VHD)
-	@sh hdl/pci/fit/pci_io_fit.sh $(PCI_IO_DIR) $(REGS_VHD) $(PCI_IDS_VHD) $(PCI_IO_SEED) $(PCI_IO_REGS) $(PCI_IO_CHECK)
+	@sh hdl/pci/fit/pci_io_fit.sh $(PCI_IO_DIR) $(REGS_VHD) $(PCI_IDS_VHD) $(PCI_IO_SEED) $(PCI_IO_REGS) $(PCI_IO_CHECK) $(PCI_IO_PREPLACE)

@@ -229,7 +229,9 @@ begin
   -- sit in front of the output registers, not between them and the pads
   n_ad     <= i_ad when i_ad_oe = '1' else t_ad;
   n_ad_oe  <= i_ad_oe or t_ad_oe;
-  n_par    <= t_par;
+  -- PAR: each side's own (the target's from its registered inputs, the
+  -- initiator's the parity of the pads a clock earlier)
+  n_par    <= t_par when t_par_oe = '1' else i_par;
   n_par_oe <= i_par_oe or t_par_oe;
   n_perr   <= i_perr when i_perr_oe = '1' else t_perr;
   n_perr_oe <= i_perr_oe or t_perr_oe;

@@ -4,13 +4,18 @@
 -- to the clock core's register port. docs/pci.md says why it is built so.
 --
 -- Bus signals are split into in/out/output-enable (tristates live in the
--- board top only). Every output comes straight from a flip-flop; inputs are
--- sampled at the clock edge like the PCI spec's own state descriptions.
+-- board top only). Every output comes straight from a flip-flop. Every
+-- input goes straight into a flip-flop (PCI 2.3 Tsu 3 ns at 66 MHz), and
+-- the target works from those copies a clock later; only PERR#'s and
+-- SERR#'s next values take the live PAR (due a clock after it).
 --
 -- Transactions, in short:
---  * DEVSEL# timing medium: the address phase is latched at edge E1, the
---    decision is taken at E2 from the latched values, DEVSEL# is sampled
---    asserted by the master at E3.
+--  * DEVSEL# timing slow: the address phase at edge E1 is in the input
+--    flip-flops, latched (and the RAM read) at E1 + 1, the decision is
+--    taken at E1 + 2, DEVSEL# is sampled asserted by the master at E1 + 3.
+--  * TRDY#/STOP# are asserted only after an edge that saw IRDY# asserted,
+--    so the data phase ends at the next edge (the master cannot change
+--    IRDY#/FRAME# before it): the end is known a clock ahead.
 --  * Every claimed transaction has exactly one data phase: TRDY# comes with
 --    STOP# (disconnect with data), so bursts end after their first word.
 --  * Configuration reads/writes complete at once.
@@ -161,14 +166,30 @@ architecture rtl of pci_target is
     return c = CMD_MEM_READ or c = CMD_MEM_READ_M or c = CMD_MEM_READ_L;
   end function;
 
-  type state_t is (IDLE, DECODE, XFER, TURN);
+  -- HOLD: DEVSEL# only, until the master's IRDY# was seen; ACT: TRDY#
+  -- and/or STOP# asserted, the data phase completes at the next edge;
+  -- LAST: STOP# alone, the master's final phase after a burst's first
+  type state_t is (IDLE, DECODE, HOLD, ACT, LAST, TURN);
   signal state : state_t := IDLE;
   -- what the claimed transaction is
   type kind_t is (K_CFG_RD, K_CFG_WR, K_MEM_RD, K_MEM_WR, K_DB_RD, K_DB_WR, K_RETRY);
   signal kind : kind_t := K_RETRY;
 
-  -- address phase, latched at E1
+  -- the bus inputs as sampled at the previous edge: every input reaches a
+  -- flip-flop straight from its pad (PCI 2.3 Tsu 3 ns at 66 MHz), and the
+  -- target works from these copies one clock later (docs/pci.md "Inputs")
   signal frame_d   : std_logic := '1';   -- FRAME# at the previous edge
+  signal frame_d2  : std_logic := '1';   -- ... and at the edge before
+  signal irdy_d    : std_logic := '1';
+  signal par_d     : std_logic := '0';
+  signal idsel_d   : std_logic := '0';
+  -- AD and C/BE# at the previous edge: no reset, no enable (data, looked at
+  -- only beside the control bits above); ad_d is also the doorbell data
+  -- (their initial 0 is the flip-flops' power-up value, free on the iCE40,
+  -- and lets Yosys share ad_d with the initiator's AD copy: 34 cells)
+  signal ad_d      : std_logic_vector(31 downto 0) := (others => '0');
+  signal cbe_d     : std_logic_vector(3 downto 0) := (others => '0');
+  -- address phase, latched at E1 + 1
   signal a_off     : std_logic_vector(11 downto 2) := (others => '0');
   signal a_low     : std_logic_vector(1 downto 0) := (others => '0');
   signal a_cmd     : std_logic_vector(3 downto 0) := (others => '0');
@@ -178,7 +199,9 @@ architecture rtl of pci_target is
   -- parity of AD and C/BE# at the previous edge: checked against PAR for
   -- address phases (at E2) and write data phases (one clock after them)
   signal bus_par   : std_logic := '0';
-  signal w_chk     : std_logic := '0';
+  signal w_chk     : std_logic := '0';   -- a write's data phase was at the previous edge
+  signal w_chk2    : std_logic := '0';   -- ... at the edge before (its parity from flip-flops)
+  signal tpar_q    : std_logic := '0';   -- PAR of the AD we drove (NEXT_OUT false)
   signal w_post    : std_logic := '0';   -- a BAR0 write waits for its parity
 
   -- outputs
@@ -265,8 +288,9 @@ architecture rtl of pci_target is
     variable m : cfg_words_t := (others => (others => '0'));
   begin
     m(CFG_ID)       := PCI_DEVICE_ID & PCI_VENDOR_ID;
-    -- status: DEVSEL medium (10:9 = 01), 66 MHz capable (5), capability list (4)
-    m(CFG_CMDSTAT)  := x"02300000";
+    -- status: DEVSEL slow (10:9 = 10; the inputs are registered, docs/pci.md),
+    -- 66 MHz capable (5), capability list (4)
+    m(CFG_CMDSTAT)  := x"04300000";
     m(CFG_CLASSREV) := PCI_CLASS & REVISION_ID;
     m(CFG_SUBSYS)   := PCI_SUBDEVICE_ID & PCI_SUBVENDOR_ID;
     m(CFG_CAPPTR)   := x"000000" & MSI_CAP_PTR;
@@ -311,6 +335,7 @@ architecture rtl of pci_target is
   -- next values of the registers below (the combinational process computes
   -- them, the register process loads them)
   signal frame_d_nx : std_logic;
+  signal tpar_nx : std_logic;
   signal bus_par_nx : std_logic;
   signal par_oe_q_nx : std_logic;
   signal bad_q_nx : std_logic;
@@ -378,10 +403,11 @@ begin
     end case;
   end process;
 
-  -- read address from the address phase on the bus: a memory command
-  -- (C/BE#(2) = 1; configuration commands have 0) reads the completion, or
-  -- zero in the doorbell window; a configuration command its dword
-  t_re <= '1' when frame_n_in = '0' and frame_d = '1' else '0';
+  -- read address from the address phase as sampled at the previous edge
+  -- (so the RAM is read at E1 + 1): a memory command (C/BE#(2) = 1;
+  -- configuration commands have 0) reads the completion, or zero in the
+  -- doorbell window; a configuration command its dword
+  t_re <= '1' when frame_d = '0' and frame_d2 = '1' else '0';
   -- an MSI address dword (pci_msi_raise) only when no address phase needs
   -- the read port and the output register carries no claimed transaction
   m_go <= '1' when msi_rd /= "00" and t_re = '0' and (state = IDLE or state = TURN) else '0';
@@ -391,13 +417,13 @@ begin
     if t_re = '0' then
       -- dword 0x44 (low) or 0x48 (high)
       t_raddr <= std_logic_vector(to_unsigned(CFG_MSI_CTL, 7) + unsigned(msi_rd));
-    elsif cbe_n_in(2) = '1' then
+    elsif cbe_d(2) = '1' then
       t_raddr <= std_logic_vector(to_unsigned(W_CPL, 7));
-      if unsigned(ad_in(11 downto 2 + DB_SIZE_L)) = DB_BASE_W / DB_SIZE_W then
+      if unsigned(ad_d(11 downto 2 + DB_SIZE_L)) = DB_BASE_W / DB_SIZE_W then
         t_raddr <= std_logic_vector(to_unsigned(W_ZERO, 7));
       end if;
     else
-      t_raddr <= '0' & ad_in(7 downto 2);
+      t_raddr <= '0' & ad_d(7 downto 2);
     end if;
   end process;
 
@@ -444,7 +470,8 @@ begin
   -- next values of the bus outputs can go to registers in the I/O cells).
   process (all)
     variable claim, hit_mem, hit_cfg, deliver : boolean;
-    variable addr_err, ended, moved : boolean;
+    variable addr_err, fire : boolean;
+    variable k : kind_t;
     variable be : std_logic_vector(3 downto 0);
     variable d  : word;
     variable clr : std_logic_vector(5 downto 0);
@@ -501,29 +528,26 @@ begin
     c_perr_nx <= c_perr;
     c_intdis_nx <= c_intdis;
     frame_d_nx <= frame_n_in;
-    bus_par_nx <= xor_all(ad_in) xor xor_all(cbe_n_in);
+    -- parity of AD and C/BE# at the previous edge, from the flip-flops
+    bus_par_nx <= xor_all(ad_d) xor xor_all(cbe_d);
+    -- PAR for the AD we drive now: our word and the master's byte enables,
+    -- which hold still from the edge IRDY# was seen to the end of the
+    -- phase (AD is driven only in the clock TRDY# is, see ACT)
+    tpar_nx <= xor_all(cfg_q or live_q) xor xor_all(cbe_d);
     par_oe_q_nx <= ad_oe_q;
     bad_q_nx    <= '0';
     serr_q_nx   <= '0';
     db_hit_nx   <= '0';
     cw_l_nx     <= "0000";
 
-    -- write-data parity, one clock after the data
+    -- write-data parity, one clock after the data. PERR# is due in the
+    -- clock after PAR (PCI 2.3 3.7.4.1), so its next value is the one
+    -- place where a live input (PAR) meets logic: one LUT of PAR, the
+    -- parity of the registered data and two enables. The status bit and the
+    -- posted write's release wait a clock for PAR's flip-flop.
     w_chk_nx <= '0';
     if w_chk = '1' then
-      perr_hold_nx <= '0';
-      if (bus_par xor par_in) = '1' then
-        s_dpe_nx <= '1';
-        perr_q_nx <= not c_perr;
-      else
-        perr_q_nx <= '1';
-        -- a posted write reaches the back end only with good parity: a
-        -- register is never written with data the bus reported bad
-        if w_post = '1' then
-          be_valid_nx <= '1';
-        end if;
-      end if;
-      w_post_nx <= '0';
+      perr_q_nx <= not (c_perr and (bus_par_nx xor par_in));
       perr_oe_q_nx <= c_perr;
       perr_hold_nx <= '1';
     elsif perr_hold = '1' then
@@ -533,6 +557,16 @@ begin
     else
       perr_oe_q_nx <= '0';
       perr_q_nx <= '1';
+    end if;
+    if w_chk2 = '1' then
+      if (bus_par xor par_d) = '1' then
+        s_dpe_nx <= '1';
+      elsif w_post = '1' then
+        -- a posted write reaches the back end only with good parity: a
+        -- register is never written with data the bus reported bad
+        be_valid_nx <= '1';
+      end if;
+      w_post_nx <= '0';
     end if;
 
     -- back end handshake and the delayed-read slot
@@ -559,34 +593,39 @@ begin
       end if;
     end if;
 
+    fire := false;
+    k := kind;
     case state is
       when IDLE | TURN =>
         tgt_oe_nx <= '0';
-        if frame_n_in = '0' and frame_d = '1' and own_cycle = '0' then
-          -- address phase
-          a_off_nx    <= ad_in(11 downto 2);
-          a_low_nx    <= ad_in(1 downto 0);
-          a_cmd_nx    <= cbe_n_in;
-          a_idsel_nx  <= idsel_in;
+        state_nx <= IDLE;
+        if t_re = '1' and own_cycle = '0' then
+          -- an address phase at the previous edge
+          a_off_nx    <= ad_d(11 downto 2);
+          a_low_nx    <= ad_d(1 downto 0);
+          a_cmd_nx    <= cbe_d;
+          a_idsel_nx  <= idsel_d;
           -- the RAM read at this edge sees a completion written before it
           a_cpl_nx    <= '1' when dr = DR_DONE else '0';
-          if ad_in(31 downto 12) = bar0 then
+          if ad_d(31 downto 12) = bar0 then
             a_barhit_nx <= '1';
           else
             a_barhit_nx <= '0';
           end if;
+          -- address parity: SERR# is due two clocks after the address
+          -- phase, so, as PERR#, it is one LUT of the live PAR
+          if c_serr = '1' and c_perr = '1' then
+            serr_q_nx <= bus_par_nx xor par_in;
+          end if;
           state_nx    <= DECODE;
-        else
-          state_nx <= IDLE;
         end if;
 
       when DECODE =>
         -- every agent checks address parity; a bad address is not claimed
-        addr_err := (bus_par xor par_in) = '1';
+        addr_err := (bus_par xor par_d) = '1';
         if addr_err then
           s_dpe_nx <= '1';
           if c_serr = '1' and c_perr = '1' then
-            serr_q_nx <= '1';
             s_sse_nx  <= '1';
           end if;
         end if;
@@ -598,12 +637,13 @@ begin
         deliver := dr = DR_DONE and a_cpl = '1' and dr_off = a_off and dr_cmd = a_cmd;
         state_nx <= IDLE;
         if claim then
-          state_nx    <= XFER;
+          -- DEVSEL# now (slow: sampled at E1 + 3); TRDY#/STOP# at once if
+          -- IRDY# was already seen, else from HOLD
+          state_nx    <= HOLD;
           tgt_oe_nx   <= '1';
           devsel_q_nx <= '0';
-          stop_q_nx   <= '0';      -- one data phase, or a retry
-          trdy_q_nx   <= '1';
-          kind_nx     <= K_RETRY;
+          fire        := irdy_d = '0';
+          k           := K_RETRY;
           live_q_nx   <= (others => '0');
           if hit_cfg then
             if a_cmd = CMD_CFG_WRITE then
@@ -611,32 +651,24 @@ begin
               -- write data, holds the posted write's data or will take
               -- the read's completion)
               if be_valid = '0' and w_post = '0' then
-                kind_nx   <= K_CFG_WR;
-                trdy_q_nx <= '0';
+                k := K_CFG_WR;
               end if;
             else
-              kind_nx    <= K_CFG_RD;   -- cfg_q holds its dword
-              trdy_q_nx  <= '0';
-              ad_oe_q_nx <= '1';
-              live_q_nx  <= cfg_live;
+              k := K_CFG_RD;   -- cfg_q holds its dword
+              live_q_nx <= cfg_live;
             end if;
           elsif a_db = '1' then
             -- doorbell window: never retried, never waits for the back end
-            -- (the data phase is the instant the device's MSI happened)
+            -- (the data phase is the instant the device's MSI happened);
+            -- a read gets the RAM's zero word (in cfg_q)
             if not is_mem_read(a_cmd) then
-              kind_nx   <= K_DB_WR;
-              trdy_q_nx <= '0';
+              k := K_DB_WR;
             else
-              -- nothing to read here: cfg_q holds the RAM's zero word
-              kind_nx    <= K_DB_RD;
-              trdy_q_nx  <= '0';
-              ad_oe_q_nx <= '1';
+              k := K_DB_RD;
             end if;
           elsif is_mem_read(a_cmd) then
             if deliver then
-              kind_nx    <= K_MEM_RD;
-              trdy_q_nx  <= '0';
-              ad_oe_q_nx <= '1';      -- cfg_q holds the completion
+              k := K_MEM_RD;   -- cfg_q holds the completion
             elsif dr = DR_EMPTY and be_valid = '0' then
               -- first attempt: latch it, start the back end, retry
               dr_nx       <= DR_PENDING;
@@ -647,108 +679,152 @@ begin
               be_addr_nx  <= a_off;
             end if;
           elsif be_valid = '0' then
-            kind_nx   <= K_MEM_WR;   -- posted: the back end is free
-            trdy_q_nx <= '0';
+            k := K_MEM_WR;   -- posted: the back end is free
           end if;
+          kind_nx <= k;
         end if;
 
-      when XFER =>
-        moved := irdy_n_in = '0' and trdy_q = '0';
-        ended := irdy_n_in = '0' and (trdy_q = '0' or stop_q = '0') and frame_n_in = '1';
-        if moved then
-          trdy_q_nx <= '1';        -- one data phase only (STOP# is asserted)
-          be := cbe_n_in;
-          d  := ad_in;
-          if kind = K_CFG_WR or kind = K_MEM_WR or kind = K_DB_WR then
-            w_chk_nx <= '1';
-          end if;
-          if kind = K_CFG_WR then
-            -- into the RAM: the lanes enabled of those it keeps; the bits
-            -- of BAR0 and the MSI address that read as 0 are written as 0
-            cw_a_nx <= '0' & a_off(7 downto 2);
-            cw_l_nx <= not be and cfg_lanes(a_off(7 downto 2));
-            be_wdata_nx <= d;
-            if to_integer(unsigned(a_off(7 downto 2))) = CFG_MSI_ALO then
-              be_wdata_nx(1 downto 0) <= "00";
-            end if;
-            if to_integer(unsigned(a_off(7 downto 2))) = CFG_BAR0 then
-              be_wdata_nx(11 downto 8) <= "0000";
-            end if;
-          end if;
+      when HOLD =>
+        -- TRDY#/STOP# high in this clock and the last: no data phase
+        -- completed at the previous edge, so an IRDY# seen there holds,
+        -- with FRAME#, until the phase completes
+        fire := irdy_d = '0';
+        if frame_d = '1' and irdy_d = '1' then
+          -- the master went away: drive high for one clock, then release
+          devsel_q_nx <= '1';
+          state_nx    <= TURN;
+        end if;
+
+      when ACT =>
+        -- IRDY# is asserted and stays so until the next edge, which ends
+        -- the data phase; FRAME# there is as sampled at the previous edge
+        trdy_q_nx  <= '1';        -- one data phase only (STOP# is asserted)
+        ad_oe_q_nx <= '0';
+        if trdy_q = '0' then
           case kind is
-            when K_MEM_RD =>
-              dr_nx <= DR_EMPTY;   -- the delayed read is complete
+            when K_CFG_WR | K_MEM_WR =>
+              w_chk_nx <= '1';     -- the data is taken from ad_d next clock
             when K_DB_WR =>
               -- any byte enables strobe (an MSI is a DWORD write; its time
               -- of arrival is what counts); data parity is checked as for
               -- other writes (PERR#) but cannot hold the strobe back
+              w_chk_nx <= '1';
               if a_db_ok = '1' then
                 db_hit_nx <= '1';
               else
                 bad_q_nx <= '1';
               end if;
-            when K_MEM_WR =>
-              if be = "0000" then
-                w_post_nx   <= '1';
-                be_write_nx <= '1';
-                be_addr_nx  <= a_off;
-                be_wdata_nx <= d;
-              elsif be /= "1111" then
-                bad_q_nx <= '1';   -- partial word: ignored, reported
-              end if;
-            when K_CFG_WR =>
-              case to_integer(unsigned(a_off(7 downto 2))) is
-                when CFG_CMDSTAT =>
-                  if be(0) = '0' then
-                    c_mem_nx <= d(1); c_master_nx <= d(2); c_perr_nx <= d(6);
-                  end if;
-                  if be(1) = '0' then
-                    c_serr_nx <= d(8); c_intdis_nx <= d(10);
-                  end if;
-                  if be(3) = '0' then   -- status: write one to clear
-                    if d(24) = '1' then s_mdpe_nx <= '0'; end if;
-                    if d(28) = '1' then s_rta_nx <= '0'; end if;
-                    if d(29) = '1' then s_rma_nx <= '0'; end if;
-                    if d(30) = '1' then s_sse_nx <= '0'; end if;
-                    if d(31) = '1' then s_dpe_nx <= '0'; end if;
-                  end if;
-                when CFG_BAR0 =>
-                  -- 4 KiB: bits 11..0 read 0, so all-ones reads 0xFFFFF000
-                  if be(1) = '0' then bar0_nx(15 downto 12) <= d(15 downto 12); end if;
-                  if be(2) = '0' then bar0_nx(23 downto 16) <= d(23 downto 16); end if;
-                  if be(3) = '0' then bar0_nx(31 downto 24) <= d(31 downto 24); end if;
-                -- CFG_INTR: the interrupt line is kept in the RAM only
-                when CFG_HDR =>
-                  if be(1) = '0' then lat_q_nx <= d(15 downto 8); end if;
-                when CFG_MSI_CTL =>
-                  if be(2) = '0' then
-                    m_en_nx <= d(16);
-                    -- more vectors than offered are not granted
-                    if unsigned(d(22 downto 20)) > unsigned(MSI_MMC) then
-                      m_mme_nx <= MSI_MMC;
-                    else
-                      m_mme_nx <= d(22 downto 20);
-                    end if;
-                  end if;
-                -- CFG_MSI_ALO, CFG_MSI_AHI: in the RAM only (msi_rd)
-                when CFG_MSI_DATA =>
-                  if be(0) = '0' then m_data_nx(7 downto 0) <= d(7 downto 0); end if;
-                  if be(1) = '0' then m_data_nx(15 downto 8) <= d(15 downto 8); end if;
-                when others => null;
-              end case;
+            when K_MEM_RD =>
+              dr_nx <= DR_EMPTY;   -- the delayed read is complete
             when others => null;
           end case;
         end if;
-        if ended or (frame_n_in = '1' and irdy_n_in = '1') then
-          -- last data phase done (or the master went away): drive the
-          -- target signals high for one clock, then release them (TURN)
-          trdy_q_nx   <= '1';
+        if frame_d = '1' then
+          -- the last data phase: drive the target signals high for one
+          -- clock, then release them (TURN)
           stop_q_nx   <= '1';
           devsel_q_nx <= '1';
-          ad_oe_q_nx  <= '0';
           state_nx    <= TURN;
+        else
+          -- a burst: the master saw STOP# with IRDY# asserted, so it
+          -- deasserts FRAME# and keeps IRDY# in the next clock (PCI 2.3
+          -- 3.3.3.2.1, pci_checker's rule), and that phase ends at the
+          -- next edge without data
+          state_nx <= LAST;
         end if;
+
+      when LAST =>
+        stop_q_nx   <= '1';
+        devsel_q_nx <= '1';
+        state_nx    <= TURN;
     end case;
+
+    -- assert TRDY# and/or STOP# for a data phase whose IRDY# was seen: it
+    -- completes at the edge after next. AD is driven in that clock only,
+    -- where the master's byte enables (for PAR) hold still.
+    if fire then
+      state_nx  <= ACT;
+      stop_q_nx <= '0';        -- one data phase, or a retry
+      case k is
+        when K_CFG_WR | K_MEM_WR | K_DB_WR =>
+          trdy_q_nx <= '0';
+        when K_CFG_RD | K_DB_RD | K_MEM_RD =>
+          trdy_q_nx  <= '0';
+          ad_oe_q_nx <= '1';
+        when others => null;
+      end case;
+    end if;
+
+    -- the data of a write's data phase at the previous edge
+    if w_chk = '1' then
+      be := cbe_d;
+      d  := ad_d;
+      if kind = K_CFG_WR then
+        -- into the RAM: the lanes enabled of those it keeps; the bits
+        -- of BAR0 and the MSI address that read as 0 are written as 0
+        cw_a_nx <= '0' & a_off(7 downto 2);
+        cw_l_nx <= not be and cfg_lanes(a_off(7 downto 2));
+        be_wdata_nx <= d;
+        if to_integer(unsigned(a_off(7 downto 2))) = CFG_MSI_ALO then
+          be_wdata_nx(1 downto 0) <= "00";
+        end if;
+        if to_integer(unsigned(a_off(7 downto 2))) = CFG_BAR0 then
+          be_wdata_nx(11 downto 8) <= "0000";
+        end if;
+      end if;
+      case kind is
+        when K_MEM_WR =>
+          if be = "0000" then
+            w_post_nx   <= '1';
+            be_write_nx <= '1';
+            be_addr_nx  <= a_off;
+            be_wdata_nx <= d;
+          elsif be /= "1111" then
+            bad_q_nx <= '1';   -- partial word: ignored, reported
+          end if;
+        when K_CFG_WR =>
+          case to_integer(unsigned(a_off(7 downto 2))) is
+            when CFG_CMDSTAT =>
+              if be(0) = '0' then
+                c_mem_nx <= d(1); c_master_nx <= d(2); c_perr_nx <= d(6);
+              end if;
+              if be(1) = '0' then
+                c_serr_nx <= d(8); c_intdis_nx <= d(10);
+              end if;
+              if be(3) = '0' then   -- status: write one to clear
+                if d(24) = '1' then s_mdpe_nx <= '0'; end if;
+                if d(28) = '1' then s_rta_nx <= '0'; end if;
+                if d(29) = '1' then s_rma_nx <= '0'; end if;
+                if d(30) = '1' then s_sse_nx <= '0'; end if;
+                if d(31) = '1' then s_dpe_nx <= '0'; end if;
+              end if;
+            when CFG_BAR0 =>
+              -- 4 KiB: bits 11..0 read 0, so all-ones reads 0xFFFFF000
+              if be(1) = '0' then bar0_nx(15 downto 12) <= d(15 downto 12); end if;
+              if be(2) = '0' then bar0_nx(23 downto 16) <= d(23 downto 16); end if;
+              if be(3) = '0' then bar0_nx(31 downto 24) <= d(31 downto 24); end if;
+            -- CFG_INTR: the interrupt line is kept in the RAM only
+            when CFG_HDR =>
+              if be(1) = '0' then lat_q_nx <= d(15 downto 8); end if;
+            when CFG_MSI_CTL =>
+              if be(2) = '0' then
+                m_en_nx <= d(16);
+                -- more vectors than offered are not granted
+                if unsigned(d(22 downto 20)) > unsigned(MSI_MMC) then
+                  m_mme_nx <= MSI_MMC;
+                else
+                  m_mme_nx <= d(22 downto 20);
+                end if;
+              end if;
+            -- CFG_MSI_ALO, CFG_MSI_AHI: in the RAM only (msi_rd)
+            when CFG_MSI_DATA =>
+              if be(0) = '0' then m_data_nx(7 downto 0) <= d(7 downto 0); end if;
+              if be(1) = '0' then m_data_nx(15 downto 8) <= d(15 downto 8); end if;
+            when others => null;
+          end case;
+        when others => null;
+      end case;
+    end if;
 
     -- initiator status events
     if mst_data_perr = '1' then s_mdpe_nx <= '1'; end if;
@@ -757,7 +833,7 @@ begin
     if mst_det_perr = '1' then s_dpe_nx <= '1'; end if;
 
     if rst = '1' then
-      state_nx <= IDLE; kind_nx <= K_RETRY; frame_d_nx <= '1';
+      state_nx <= IDLE; kind_nx <= K_RETRY; frame_d_nx <= '1'; tpar_nx <= '0';
       ad_oe_q_nx <= '0'; par_oe_q_nx <= '0'; tgt_oe_nx <= '0'; perr_oe_q_nx <= '0';
       trdy_q_nx <= '1'; devsel_q_nx <= '1'; stop_q_nx <= '1'; perr_q_nx <= '1';
       serr_q_nx <= '0'; perr_hold_nx <= '0'; db_hit_nx <= '0'; lat_q_nx <= (others => '0'); w_chk_nx <= '0'; w_post_nx <= '0'; bad_q_nx <= '0';
@@ -791,6 +867,20 @@ begin
     if rising_edge(clk) then
       frame_d <= frame_d_nx;
       bus_par <= bus_par_nx;
+      tpar_q <= tpar_nx;
+      w_chk2 <= w_chk;
+      -- the other inputs' copies: at most a reset gate (one LUT) in front
+      frame_d2 <= frame_d;
+      irdy_d <= irdy_n_in;
+      par_d <= par_in;
+      idsel_d <= idsel_in;
+      if rst = '1' then
+        w_chk2 <= '0';
+        frame_d2 <= '1';
+        irdy_d <= '1';
+        par_d <= '0';
+        idsel_d <= '0';
+      end if;
       par_oe_q <= par_oe_q_nx;
       bad_q <= bad_q_nx;
       serr_q <= serr_q_nx;
@@ -848,20 +938,22 @@ begin
   process (clk)
   begin
     if rising_edge(clk) then
-      db_d_q(0) <= ad_in;
+      ad_d <= ad_in;
+      cbe_d <= cbe_n_in;
       db_s_q(0) <= std_logic_vector(resize(unsigned(a_off(1 + DB_SIZE_L downto 2 + DB_STRIDE_L)), 4));
       for i in 1 to DB_LATENCY - 1 loop
-        db_d_q(i) <= db_d_q(i - 1);
         db_s_q(i) <= db_s_q(i - 1);
       end loop;
     end if;
   end process;
+  db_d_q(0) <= ad_d;
   db_delay : if DB_LATENCY > 1 generate
     process (clk)
     begin
       if rising_edge(clk) then
         -- static slices: this process drives stages 1.. only
         db_v_q(1 to DB_LATENCY - 1) <= db_v_q(0 to DB_LATENCY - 2);
+        db_d_q(1 to DB_LATENCY - 1) <= db_d_q(0 to DB_LATENCY - 2);
         if rst = '1' then
           db_v_q(1 to DB_LATENCY - 1) <= (others => '0');
         end if;
@@ -872,16 +964,15 @@ begin
   db_slot      <= db_s_q(DB_LATENCY - 1);
   db_data      <= db_d_q(DB_LATENCY - 1);
   lat_timer    <= lat_q;
-  -- PAR covers AD and C/BE# of the previous clock. In the clocks after we
-  -- drove AD the bus carried ad_out (and the master's byte enables), so the
-  -- parity sampled from the bus is the parity to send: one XOR tree serves
-  -- address checks, write-data checks and PAR generation (13 logic cells
-  -- less). This needs ad_in to be the pad as seen on the bus, which a
-  -- tristate pad gives; pci_checker compares PAR with what was on AD.
+  -- PAR covers AD and C/BE# of the previous clock: our word (cfg_q or
+  -- live_q, driven in the one clock TRDY# is) and the master's byte
+  -- enables, which hold still from the edge its IRDY# was seen until the
+  -- data phase ends, so cbe_d has them (tpar_nx). Taken from the pads, as
+  -- before session 7, the XOR tree sat between AD and a flip-flop.
   pins_now : if not NEXT_OUT generate
     ad_out       <= cfg_q or live_q;
     ad_oe        <= ad_oe_q;
-    par_out      <= bus_par;
+    par_out      <= tpar_q;
     par_oe       <= par_oe_q;
     trdy_n_out   <= trdy_q;
     trdy_n_oe    <= tgt_oe;
@@ -902,7 +993,7 @@ begin
   pins_next : if NEXT_OUT generate
     ad_out       <= cfg_q or live_q_nx;
     ad_oe        <= ad_oe_q_nx;
-    par_out      <= bus_par_nx;
+    par_out      <= tpar_nx;
     par_oe       <= par_oe_q_nx;
     trdy_n_out   <= trdy_q_nx;
     trdy_n_oe    <= tgt_oe_nx;

@@ -228,6 +228,7 @@ begin
   c_stop_oe <= t_stop_oe or d_stop_oe;
   c_perr_oe <= t_perr_oe or d_perr_oe;
   chk : entity work.pci_checker
+    generic map (DEVSEL_CLKS => 3, DEVSEL_CLKS_2 => 2)
     port map (
       clk => clk, rst => rst, ad => ad, cbe_n => cbe_n, par => to_x01(par),
       frame_n => to_x01(frame_n), irdy_n => to_x01(irdy_n), trdy_n => to_x01(trdy_n),
@@ -453,6 +454,10 @@ begin
       check(rd = std_logic_vector(to_unsigned(db_n, 32)), "BAR0 read-back during DMA");
     end loop;
     cfg_wr(16#40#, x"00200005");                   -- MSI off (MME kept)
+    -- a configuration write takes effect at the second edge after its data
+    -- phase (the data from the AD flip-flops): one edge after cfg_wr returns
+    wait until rising_edge(clk);
+    wait for 1 ns;
     check(msi_enable = '0', "MSI disabled");
     msi_off <= true;
     check(errors = 0, "host errors");

@@ -107,6 +107,7 @@ begin
       pps_in => '0', event_in => "00", perout => perout, pps_locked => pps_locked);
 
   chk : entity work.pci_checker
+    generic map (DEVSEL_CLKS => 3)
     port map (
       clk => clk, rst => rst, ad => ad, cbe_n => cbe_n, par => to_x01(par),
       frame_n => to_x01(frame_n), irdy_n => to_x01(irdy_n), trdy_n => to_x01(trdy_n),

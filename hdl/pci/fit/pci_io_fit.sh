@@ -6,12 +6,13 @@
 # hdl/pci/fit/pci_pin_timing.py turns nextpnr's fabric delays into pin
 # timing with the iCE40 data sheet's pad and clock-network delays and checks
 # it against PCI 2.3 at 66 MHz. Exit status 1 when anything is missed.
-# Usage: pci_io_fit.sh OUTDIR REGS_PKG.vhd PCI_IDS_PKG.vhd [SEED [IO_REGS [CHECK]]]
+# Usage: pci_io_fit.sh OUTDIR REGS_PKG.vhd PCI_IDS_PKG.vhd [SEED [IO_REGS [CHECK [PREPLACE]]]]
 #   IO_REGS true (default: the board's I/O-cell registers) or false (the
 #   direct pads of sessions 4 and 5); CHECK all (default), outputs or
-#   inputs: which bounds decide the exit status (all are printed)
+#   inputs: which bounds decide the exit status (all are printed);
+#   PREPLACE true (default) or false: hdl/boards/pci_input_ffs.py
 set -eu
-out=$1 regs=$2 ids=$3 seed=${4:-1} ioregs=${5:-true} check=${6:-all}
+out=$1 regs=$2 ids=$3 seed=${4:-1} ioregs=${5:-true} check=${6:-all} preplace=${7:-true}
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$top"
 rm -rf "$out" && mkdir -p "$out/work"
@@ -25,8 +26,12 @@ yosys -q -l "$out/yosys.log" -p "read_verilog $out/pci_io_fit.v; synth_ice40 -to
 # the board's PCI balls (the pcf is the one place they are typed) and the
 # 66 MHz target on PCI CLK
 { grep -E '^set_io +pci_' hdl/boards/hx8k-pci/synpcix_hx8k_pci.pcf; echo "set_frequency pci_clk 66"; } >"$out/pci_io_fit.pcf"
+# the flip-flops that sample a pad kept next to it, as on the board
+# (hdl/boards/pci_input_ffs.py; PCI_IO_PREPLACE=false leaves them free)
+pre=
+[ "$preplace" = false ] || pre="--pre-place hdl/boards/pci_input_ffs.py"
 nextpnr-ice40 --hx8k --package ct256 --json "$out/pci_io_fit.json" --pcf "$out/pci_io_fit.pcf" \
-	--seed "$seed" --timing-allow-fail --sdf "$out/pci_io_fit.sdf" \
+	$pre --seed "$seed" --timing-allow-fail --sdf "$out/pci_io_fit.sdf" \
 	--log "$out/nextpnr.log" -q >/dev/null 2>&1 || {
 	grep -E '^ERROR' "$out/nextpnr.log" >&2 || true
 	echo "pci-io-fit: nextpnr failed (log: $out/nextpnr.log)" >&2; exit 1; }

@@ -29,6 +29,15 @@ A path from a fabric flip-flop to a pad is then tGBCKLC + (nextpnr's
 clock-to-out and routing) + tPADO; from a pad to a fabric flip-flop
 tPADIN + (routing, logic, setup) - tGBCKLC. A pad whose SB_IO registers
 the data (PIN_TYPE) is tGBCKIO + tOCKO (output) or tSUPDIN/tHDPDIN (input).
+An input that reaches an SB_IO's output or enable register (through logic:
+PERR#/SERR# from the live PAR) is timed to that register's input as
+tPADIN + path - tGBCKIO, its setup taken as 0 (the data sheet gives none
+for OUTFF; session 7).
+
+Besides the table, the worst Tsu of every input pin is printed per block
+(the first name below `core.` of the endpoint's cell: target, initiator,
+msi, ...; `io` for the I/O registers), so one engine's inputs can be
+judged while another's are not done.
 
 RST# and INTA# are asynchronous in PCI 2.3 and not timed; PCI CLK is the
 clock. Prints a table per pin and the worst of each kind; exit status 1
@@ -129,10 +138,17 @@ def main():
     ap.add_argument("--log", required=True, help="nextpnr log (pin -> SB_IO names, Fmax)")
     ap.add_argument("--netlist", required=True, help="Yosys JSON (SB_IO PIN_TYPEs)")
     ap.add_argument("--mhz", type=int, default=66, choices=sorted(PCI))
-    ap.add_argument("--check", default="all", choices=("all", "outputs", "inputs"),
-                    help="which bounds decide the exit status (all are printed); "
-                         "the fabric Fmax counts in each")
+    ap.add_argument("--check", default="all",
+                    help="which bounds decide the exit status (all are printed): all, "
+                         "outputs, inputs (the fabric Fmax counts in each), or block:NAME "
+                         "(only the inputs' Tsu into endpoints of block NAME, e.g. "
+                         "block:target; an engine judged while another is not done)")
     args = ap.parse_args()
+    block_only = None
+    if args.check.startswith("block:") and len(args.check) > 6:
+        block_only = args.check[6:]
+    elif args.check not in ("all", "outputs", "inputs"):
+        die("--check: all, outputs, inputs or block:NAME, not %r" % args.check)
     bars = PCI[args.mhz]
 
     try:
@@ -197,19 +213,42 @@ def main():
             late[b] = max(late.get(b, -1e9), late[n] + d)
             early[b] = min(early.get(b, 1e9), early[n] + d)
     # backward: the longest and shortest path to a rising-edge clocked
-    # endpoint, setup included
-    to_end, to_end_min, via = {}, {}, {}
+    # endpoint, setup included; the SB_IO output and enable registers are
+    # endpoints too (setup 0, clocked tGBCKIO instead of tGBCKLC)
+    ends = {}
     for n, (ck, edge, d) in setup.items():
         if edge == "pos" and ck in ("CLK", "RCLK"):
-            to_end[n] = d
-            to_end_min[n] = 0.0
-    for n in reversed(order):
-        for b, d in succ[n]:
-            if b in to_end:
-                if to_end[b] + d > to_end.get(n, -1e9):
-                    to_end[n] = to_end[b] + d
-                    via[n] = b
-                to_end_min[n] = min(to_end_min.get(n, 1e9), to_end_min[b] + d)
+            ends[n] = d
+    for inst, pt in ptypes.items():
+        if is_reg_out(pt) and (inst, "D_OUT_0") in pred:
+            ends[(inst, "D_OUT_0")] = T_GBCKLC - T_GBCKIO
+        if is_reg_oe(pt) and (inst, "OUTPUT_ENABLE") in pred:
+            ends[(inst, "OUTPUT_ENABLE")] = T_GBCKLC - T_GBCKIO
+
+    def block(n):
+        if celltype.get(n[0]) == "SB_IO" or n[0] in ptypes:
+            return "io"
+        parts = n[0].split(".")
+        if parts[0] == "core" and len(parts) > 2:
+            return parts[1]
+        return parts[0] if len(parts) > 1 else "top"
+
+    def backward(keep):
+        to_end, to_end_min, via = {}, {}, {}
+        for n, d in ends.items():
+            if keep(n):
+                to_end[n] = d
+                to_end_min[n] = 0.0
+        for n in reversed(order):
+            for b, d in succ[n]:
+                if b in to_end:
+                    if to_end[b] + d > to_end.get(n, -1e9):
+                        to_end[n] = to_end[b] + d
+                        via[n] = b
+                    to_end_min[n] = min(to_end_min.get(n, 1e9), to_end_min[b] + d)
+        return to_end, to_end_min, via
+
+    to_end, to_end_min, via = backward(lambda n: True)
 
     def worst_path(n):
         """Logic cells passed through on the worst path (LUT levels; a carry
@@ -229,7 +268,8 @@ def main():
 
     def note(kind, pin, val, bound, ok, how):
         rows.append((pin, kind, val, bound, "ok" if ok else "MISSED", how))
-        counts = (args.check == "all" or (args.check == "outputs") == kind.startswith("Tval"))
+        counts = block_only is None and (args.check == "all" or
+                                         (args.check == "outputs") == kind.startswith("Tval"))
         if not ok and counts:
             fails.append("%s %s %.2f ns (bound %s)" % (pin, kind, val, bound))
         # the worst is the largest, except for the earliest output change
@@ -270,11 +310,33 @@ def main():
                 note("Tval min", pin + " " + what, tvmin, ">= %g" % bars["tval_min"],
                      tvmin >= bars["tval_min"], "fabric FF -> pad")
 
+    # the worst Tsu of each input pin per block of its endpoints
+    blocks = sorted({block(n) for n in ends})
+    per_block = {}
+    for b in blocks:
+        te, _, _ = backward(lambda n, b=b: block(n) == b)
+        for inst in pads:
+            pin, pt = pin_io(inst)
+            din = (inst, "D_IN_0")
+            if pin in UNTIMED or is_reg_in(pt) or din not in te:
+                continue
+            per_block[(pin, b)] = T_PADIN + te[din] - T_GBCKLC
+
     fmax = re.findall(r"Max frequency for clock '([^']*)': ([0-9.]+) MHz", logtext)
     print("pin timing at %d MHz (PCI 2.3; data-sheet pad/clock delays, typical):" % args.mhz)
     print("  %-22s %-8s %7s  %-9s %-6s %s" % ("pin", "what", "ns", "bound", "", "path"))
     for pin, kind, val, bound, ok, how in rows:
         print("  %-22s %-8s %7.2f  %-9s %-6s %s" % (pin, kind, val, bound, ok, how))
+    used = [b for b in blocks if any(k[1] == b for k in per_block)]
+    print("worst Tsu per input pin and block of the endpoint (ns; '-' no path):")
+    print("  %-14s" % "pin" + "".join(" %10s" % b for b in used))
+    for pin in sorted({k[0] for k in per_block}):
+        cells = []
+        for b in used:
+            v = per_block.get((pin, b))
+            cells.append(" %10s" % ("-" if v is None else "%.2f%s" % (v, "" if v <= (
+                bars["tsu_ptp"] if pin in PTP else bars["tsu"]) else "!")))
+        print("  %-14s" % pin + "".join(cells))
     print("worst:")
     for kind in ("Tsu", "Th", "Tval", "Tval min"):
         if kind in worst:
@@ -282,17 +344,26 @@ def main():
     if fmax:
         clk, f = fmax[-1]
         print("  bus_clk fabric Fmax %.2f MHz (%s)" % (float(f), clk))
-        if float(f) < args.mhz:
+        if float(f) < args.mhz and block_only is None:
             fails.append("fabric Fmax %.2f MHz < %d" % (float(f), args.mhz))
-    else:
+    elif block_only is None:
         fails.append("no Fmax in the nextpnr log")
     if not rows:
         fails.append("no pin was timed")
+    if block_only is not None:
+        mine = sorted((k[0], v) for k, v in per_block.items() if k[1] == block_only)
+        if not mine:
+            fails.append("no input reaches block %s" % block_only)
+        for pin, v in mine:
+            bound = bars["tsu_ptp"] if pin in PTP else bars["tsu"]
+            if v > bound:
+                fails.append("%s Tsu into %s %.2f ns (bound <= %g)" % (pin, block_only, v, bound))
     if fails:
         print("pci-io-fit: PCI %d MHz timing (%s) MISSED: %s" % (args.mhz, args.check, "; ".join(fails[:8]) +
               (" (and %d more)" % (len(fails) - 8) if len(fails) > 8 else "")), file=sys.stderr)
         sys.exit(1)
-    print("pci-io-fit: PCI %d MHz timing (%s) and fabric Fmax met" % (args.mhz, args.check))
+    print("pci-io-fit: PCI %d MHz timing (%s)%s met" % (
+        args.mhz, args.check, "" if block_only else " and fabric Fmax"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nextpnr-ice40 --pre-place script: keep the flip-flops that take a PCI
+# input straight from its pad next to that pad.
+#
+# PCI 2.3 at 66 MHz gives an input 3 ns of setup at the pin; the pad takes
+# 1.8 ns and the clock reaches a logic-cell flip-flop 1.5 ns after the pin,
+# so the route from the pad to the flip-flop may take about 2.5 ns
+# (docs/bitstream.md "Session 7: PCI inputs"). nextpnr does not time that
+# route (SB_IO has no delay arcs), so the placer puts such a flip-flop by
+# its loads, anywhere on the die. This script finds every logic cell with
+# its flip-flop enabled that reads the D_IN_0 net of a PCI pad (an SB_IO of
+# the pci_pads instance `pads`) and
+# confines it to the logic tiles within RADIUS tiles of that pad.
+# Only cells that read the pad net directly are constrained: logic with
+# several levels between pad and flip-flop misses the bound anyway.
+# 3 tiles: with 2, nextpnr 0.4's HeAP legaliser looped for over 5 minutes
+# on one netlist (session 7); 3 places in the usual time
+RADIUS = 3
+GRID = 33     # HX8K: logic tiles 1..32 in x and y, I/O on 0 and 33
+
+
+def _loc(bel):
+    # "X0/Y14/io0"
+    x, y = bel.split("/")[:2]
+    return int(x[1:]), int(y[1:])
+
+
+def _clamp(v):
+    return max(1, min(GRID - 1, v))
+
+
+n_regions = 0
+n_cells = 0
+for name, cell in ctx.cells:
+    if cell.type != "SB_IO":
+        continue
+    attrs = {k: v for k, v in cell.attrs}
+    ports = {k: v for k, v in cell.ports}
+    bel = attrs.get("BEL")
+    pin = ports.get("D_IN_0")
+    if not bel or pin is None or pin.net is None:
+        continue
+    # a PCI bus pad: an SB_IO of the pci_pads instance "pads" (the name in
+    # synpcix_hx8k_pci_top and in pci-io-fit's harness; the inout pins' nets
+    # have generated names). RST# and CLK are not among its pads.
+    if not str(name).startswith("pads."):
+        continue
+    net = pin.net
+    users = []
+    for u in net.users:
+        c = u.cell
+        if c.type != "ICESTORM_LC":
+            continue
+        params = {k: v for k, v in c.params}
+        if str(params.get("DFF_ENABLE", "0")).strip("0b") in ("1",):
+            users.append(c.name)
+    if not users:
+        continue
+    x, y = _loc(bel)
+    region = "pci_in_%d_%d_%s" % (x, y, bel.split("/")[2])
+    ctx.createRectangularRegion(region, _clamp(x - RADIUS), _clamp(y - RADIUS),
+                                _clamp(x + RADIUS), _clamp(y + RADIUS))
+    n_regions += 1
+    for u in users:
+        ctx.constrainCellToRegion(u, region)
+        n_cells += 1
+print("pci_input_ffs: %d flip-flops kept within %d tiles of %d PCI pads" % (n_cells, RADIUS, n_regions))
