@@ -99,20 +99,27 @@ architecture rtl of stamp_engine is
   constant W_LAST_HI   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_HI);
   constant W_LAST_DATA : natural := wrd(REG_MSI_SLOTS_LAST_DATA);
   constant W_SETTLE    : natural := wrd(REG_MSI_SLOTS_SETTLE);
+  constant W_HEAD_LO   : natural := wrd(REG_MSI_SLOTS_HEAD_ADDR_LO);
+  constant W_AMBIG     : natural := wrd(REG_MSI_SLOTS_AMBIGUOUS);
   -- The capture being stamped lives in the row, not in 48 + 16
   -- flip-flops: its time's low word in last_stamp_lo (which the pass's
   -- write-back would set to it anyway), its time's high 16 bits and its
   -- message data in a scratch word past the window's words (the window
   -- never reaches it). Written as the capture is popped, read back for
   -- each stamp write and for the write-back of last_stamp_hi / last_data.
-  constant W_CAP_SCR   : natural := W_SETTLE + 1;
+  constant W_CAP_SCR   : natural := W_AMBIG + 1;
+  -- Pairing by count (docs/stamping.md 5): the entry the slot's next
+  -- capture belongs to, decided by the latest cause read and the RX head
+  -- read after it: bit 16 valid, bits 15..0 the entry. Written at the
+  -- pass's end, read as the next pass of the slot loads its row.
+  constant W_EXP       : natural := W_CAP_SCR + 1;
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
 
   -- the driver-writable words (offsets up to index) and their reset values
   function writable (w : natural) return boolean is
   begin
-    return w <= W_INDEX or w = W_SETTLE;
+    return w <= W_INDEX or w = W_SETTLE or w = W_HEAD_LO;
   end function;
 
   function reset_of (w : natural) return std_logic_vector is
@@ -133,7 +140,7 @@ architecture rtl of stamp_engine is
   function load_word (li : natural) return natural is
   begin
     case li is
-      when 0 => return W_CTRL;
+      when 0 => return W_HEAD_LO;   -- (ctrl is read in S_RCA0)
       when 1 => return W_BASE_LO;
       when 2 => return W_BASE_HI;
       when 3 => return W_COUNT;
@@ -142,8 +149,8 @@ architecture rtl of stamp_engine is
       when 6 => return W_DONE_OFF;
       when 7 => return W_DONE_MASK;
       when 8 => return W_SETTLE;   -- (the cause address is read in S_RCA0)
-      when 9 => return W_CAUSE_HI;
-      when 10 => return W_INDEX;
+      when 9 => return W_INDEX;
+      when 10 => return W_EXP;
       when others => return W_STAMPED;
     end case;
   end function;
@@ -162,7 +169,7 @@ architecture rtl of stamp_engine is
   constant U_POP_LAST : natural := 2;
   constant U_ST_FIRST : natural := 3;
   constant U_ST_LAST  : natural := 4;
-  constant U_END_LAST : natural := 10;
+  constant U_END_LAST : natural := 12;
   function upd_word (u : natural) return natural is
   begin
     case u is
@@ -176,7 +183,9 @@ architecture rtl of stamp_engine is
       when 7 => return W_CAUSE_ACC;
       when 8 => return W_LAST_HI;
       when 9 => return W_LAST_DATA;
-      when others => return W_INDEX;
+      when 10 => return W_INDEX;
+      when 11 => return W_AMBIG;
+      when others => return W_EXP;
     end case;
   end function;
 
@@ -282,7 +291,17 @@ architecture rtl of stamp_engine is
   signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
   -- the slot's row
-  signal en, cause_en : std_logic;
+  signal en, cause_en, head_en : std_logic;
+  -- Pairing by count: the RX head's address (from the row, for the read
+  -- that follows the cause read), the head read's state and value U, and
+  -- the decision of the pass's latest cause read: expect_v / expw (the
+  -- split entry when L = U) or amb (L /= U, counted in ambiguous)
+  signal hadr    : unsigned(29 downto 0);
+  signal hbusy, hok : std_logic;
+  signal hval    : unsigned(15 downto 0);
+  signal lw      : unsigned(15 downto 0);
+  signal expect_v, amb : std_logic;
+  signal expw    : unsigned(15 downto 0);
   -- ring base: the low word only as part of eaddr, the high word only in
   -- daddr's high half, loaded from the RAM output in S_PLAN0 (every state
   -- before it reads ring_base_hi; a cause read in between reloads it).
@@ -547,6 +566,14 @@ begin
         -- Verilator's zero start hid it
         cause_busy <= '0';
         cerr <= '0';
+        hbusy <= '0';
+        hok <= '0';
+        hval <= (others => '0');
+        hadr <= (others => '0');
+        expect_v <= '0';
+        expw <= (others => '0');
+        amb <= '0';
+        head_en <= '0';
         -- these four had no reset either: GHDL's RTL run read the 'U' of
         -- rearm as "not set", its synthesis netlist as "set" (a second cause
         -- read and ring read after the first pass), the hardware starts 0;
@@ -605,6 +632,7 @@ begin
             when 3 => mu_op(4 downto 0) <= ps;
             when 4 => mu_op(4 downto 0) <= pb;
             when 5 => mu_op(0) <= err;
+            when 11 => mu_op(0) <= amb and pdrawn;
             when others => null;
           end case;
           if mu_u = mu_end then
@@ -663,6 +691,9 @@ begin
               cause_ok <= '0';
               cerr <= '0';
               rearm <= '0';
+              hok <= '0';
+              expect_v <= '0';
+              amb <= '0';
               st <= S_RCA0;
             end if;
 
@@ -693,8 +724,9 @@ begin
               u := to_integer(uq);
               case u is  -- the load order of load_word
                 when 0 =>
-                  en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
-                  cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
+                  -- the RX head's address, loaded long before the cause
+                  -- read issued in S_RCA0 can complete
+                  hadr <= unsigned(r_rdata(31 downto 2));
                 when 1 => null;   -- ring_base_lo: eaddr (e_ld)
                 when 2 => null;   -- ring_base_hi: read again for S_PLAN0
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
@@ -722,8 +754,16 @@ begin
                   end if;
                 when 7 => null;   -- done_mask: read again during S_READ
                 when 8 => settle <= unsigned(r_rdata(3 downto 0));
-                when 9 => null;
-                when 10 => idx <= unsigned(r_rdata(15 downto 0));
+                when 9 => idx <= unsigned(r_rdata(15 downto 0));
+                when 10 =>
+                  -- the previous pass's cause and head reads decided that
+                  -- the slot's next capture (this one, if it is not stale:
+                  -- latched after that pass's ring read, so after its
+                  -- cause read) is the MSI of entry expw. Already stamped
+                  -- (the late MSI): its time is no entry's exact time
+                  if head_en = '1' and r_rdata(16) = '1' and unsigned(r_rdata(15 downto 0)) /= idx then
+                    fresh <= '0';
+                  end if;
                 when others =>   -- stamped
                   seq <= unsigned(r_rdata(7 downto 0));
                   seq0 <= unsigned(r_rdata(7 downto 0));
@@ -763,12 +803,25 @@ begin
           when S_CWAIT =>
             -- the cause read started in S_RCA0 must be done before the ring
             -- is read (its completion orders the NIC's descriptor writes)
-            if cause_busy = '0' and cap_pop = '0' then
+            if cause_busy = '0' and hbusy = '0' and cap_pop = '0' then
               if cerr = '1' then
                 err <= '1';
                 step <= (others => '0');
                 st <= S_UPD;
               else
+                -- pairing by count: L = lw (the entries known completed
+                -- before the cause read: the index, + 1 for a fresh
+                -- capture's own entry), U = hval (the head after it)
+                if hok = '1' then
+                  expw <= lw;
+                  if hval = lw then
+                    expect_v <= '1';
+                    amb <= '0';
+                  else
+                    expect_v <= '0';
+                    amb <= '1';
+                  end if;
+                end if;
                 st <= S_PLAN0;
               end if;
             end if;
@@ -778,7 +831,9 @@ begin
             -- while the rest of the row loads, so the NIC re-arms early
             step <= step + 1;
             if step = 1 then
+              en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
               cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
+              head_en <= r_rdata(MSI_SLOTS_CTRL_HEAD_EN_LSB);
             elsif step = 2 then
               daddr(29 downto 0) <= unsigned(r_rdata(31 downto 2));
             elsif step = 3 then
@@ -819,7 +874,16 @@ begin
               else
                 cause_ok <= '1';
                 cmark <= unsigned(cap_wpos);
+                if head_en = '1' then
+                  -- the RX head right after the cause (S_CWAIT waits)
+                  daddr(29 downto 0) <= hadr;
+                  dv <= '1';
+                  hbusy <= '1';
+                  hok <= '0';
+                  st <= S_CWAIT;
+                else
                   st <= S_PLAN0;
+                end if;
               end if;
             end if;
 
@@ -1034,7 +1098,13 @@ begin
               mu_run <= '1';
               mu_fin <= '1';
               mu_u <= (others => '0');
-              mu_end <= to_unsigned(U_END_LAST, 4);
+              -- ambiguous and the expectation only with head_en (without
+              -- it a pass takes the clocks it took before pairing by count)
+              if head_en = '1' then
+                mu_end <= to_unsigned(U_END_LAST, 4);
+              else
+                mu_end <= to_unsigned(U_END_LAST - 2, 4);
+              end if;
             elsif mu_run = '0' then
               st <= S_EV;
             end if;
@@ -1061,6 +1131,27 @@ begin
             else
               cause_ok <= '1';
               cmark <= unsigned(cap_wpos);
+              if head_en = '1' then
+                -- the RX head right after the cause (same target: the NIC
+                -- serves it after the cause read); daddr's high half is
+                -- still cause_addr_hi
+                daddr(29 downto 0) <= hadr;
+                dv <= '1';
+                hbusy <= '1';
+              end if;
+            end if;
+          end if;
+        end if;
+        if hbusy = '1' then
+          if d_rd_valid = '1' then
+            hval <= unsigned(d_rd_data(15 downto 0));
+          end if;
+          if d_done = '1' then
+            hbusy <= '0';
+            if d_err /= "00" then
+              cerr <= '1';
+            else
+              hok <= '1';
             end if;
           end if;
         end if;
@@ -1148,6 +1239,13 @@ begin
               end if;
             when 10 =>
               if any = '1' then r_wdata <= x"0000" & std_logic_vector(idx); end if;
+            when 12 =>
+              -- the expectation for the slot's next capture, only after a
+              -- ring read (its mark makes every later non-stale capture
+              -- one latched after the cause read)
+              r_wdata <= (others => '0');
+              r_wdata(16) <= expect_v and pdrawn;
+              r_wdata(15 downto 0) <= std_logic_vector(expw);
             when others => null;
           end case;
         end if;
@@ -1156,6 +1254,8 @@ begin
   end process;
 
   settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
+  lw <= (others => '0') when fresh = '1' and e_wrap = '1' else
+        idx + 1 when fresh = '1' else idx;
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it
