@@ -92,7 +92,7 @@ double calibrate_card_time(struct world *w);
 void program_slot(struct world *w, uint32_t ring_n, bool cause_en, int settle);
 
 struct slot_counters {
-	uint32_t captures, stamped, batched, empty, overflow, dma_errors, cause_acc;
+	uint32_t captures, stamped, batched, empty, overflow, dma_errors, cause_acc, ambiguous;
 };
 struct slot_counters read_slot(struct world *w);
 
