@@ -149,6 +149,17 @@ double calibrate_card_time(struct world *w)
 	return sum / n;
 }
 
+/*
+ * Pairing by count (ctrl.head_en) goes with cause_en unless STAMP_HEAD=0
+ * (the engine then pairs as before it existed: the bench's before/after).
+ */
+bool rig_head_en(void)
+{
+	const char *e = getenv("STAMP_HEAD");
+
+	return !(e && !strcmp(e, "0"));
+}
+
 /* window registers first, enable last, as the driver's slot API does */
 void program_slot(struct world *w, uint32_t ring_n, bool cause_en, int settle)
 {
@@ -176,8 +187,8 @@ void program_slot(struct world *w, uint32_t ring_n, bool cause_en, int settle)
 	if (settle >= 0)
 		card_wr(w, SYNPCIX_MSI_SLOTS_SETTLE, (uint32_t)settle);
 	card_wr(w, SYNPCIX_MSI_SLOTS_CTRL, SYNPCIX_MSI_SLOTS_CTRL_ENABLE_MASK |
-		(cause_en ? SYNPCIX_MSI_SLOTS_CTRL_CAUSE_EN_MASK |
-			    SYNPCIX_MSI_SLOTS_CTRL_HEAD_EN_MASK : 0));
+		(cause_en ? SYNPCIX_MSI_SLOTS_CTRL_CAUSE_EN_MASK : 0) |
+		(cause_en && rig_head_en() ? SYNPCIX_MSI_SLOTS_CTRL_HEAD_EN_MASK : 0));
 	if (card_rd(w, SYNPCIX_MSI_SLOTS_RING_COUNT) != ring_n)
 		world_problem(w, "slot ring_count read back wrong");
 }

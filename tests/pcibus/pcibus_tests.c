@@ -1022,9 +1022,10 @@ static void stamp_e2e(const struct stamp_run *cfg, const char *tag)
 	check(sc.overflow == 0 && sc.dma_errors == 0, "overflow %u dma_errors %u", sc.overflow,
 	      sc.dma_errors);
 	check(n_cause_r == n_db, "cause reads %zu for %zu captures", n_cause_r, n_db);
-	/* head_en is set with cause_en (program_slot): one RX head read after
-	 * every cause read, none without */
-	check(n_head_r == n_cause_r, "RX head reads %zu for %zu cause reads", n_head_r, n_cause_r);
+	/* head_en is set with cause_en (program_slot, unless STAMP_HEAD=0):
+	 * one RX head read after every cause read, none without */
+	check(n_head_r == (rig_head_en() ? n_cause_r : 0), "RX head reads %zu for %zu cause reads",
+	      n_head_r, n_cause_r);
 	check(n_card_msi <= n_db, "card MSIs %zu > captures %zu", n_card_msi, n_db);
 	if (cfg->tx_msi_every_ns > 0) {
 		size_t n_tx_msi = 0;
@@ -1752,10 +1753,9 @@ static const struct {
 	{ "nic_msi_to_card", t_nic_msi_to_card, NULL },
 	{ "deterministic", t_deterministic, NULL },
 	{ "stamp_100k", t_stamp_100k, NULL },
-	{ "stamp_100k_rx_only", t_stamp_100k_rx_only,
-	  "stamp_engine pairs a capture with the next entry when the NIC's MSI "
-	  "reaches the card after the ring read that saw its own entry "
-	  "(docs/stamping-results.md, 'A mis-pairing')" },
+	/* the late-MSI pairing race, closed by pairing by count (the card
+	 * reads RDH after ICR: docs/stamping.md 5) */
+	{ "stamp_100k_rx_only", t_stamp_100k_rx_only, NULL },
 	{ "stamp_1488k", t_stamp_1488k, NULL },
 	{ "stamp_overload", t_stamp_overload, NULL },
 	{ "stamp_disabled_slot", t_stamp_disabled_slot, NULL },
