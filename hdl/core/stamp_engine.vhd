@@ -142,7 +142,7 @@ architecture rtl of stamp_engine is
     case li is
       when 0 => return W_HEAD_LO;   -- (ctrl is read in S_RCA0)
       when 1 => return W_BASE_LO;
-      when 2 => return W_BASE_HI;
+      when 2 => return W_EXP;       -- (ring_base_hi: S_PLAN0 reads it)
       when 3 => return W_COUNT;
       when 4 => return W_STRIDE;
       when 5 => return W_STAMP_OFF;
@@ -297,7 +297,7 @@ architecture rtl of stamp_engine is
   -- the decision of the pass's latest cause read: expect_v / expw (the
   -- split entry when L = U) or amb (L /= U, counted in ambiguous)
   signal hadr    : unsigned(29 downto 0);
-  signal hbusy, hok : std_logic;
+  signal hbusy, hok, hskip : std_logic;
   signal hval    : unsigned(15 downto 0);
   signal lw      : unsigned(15 downto 0);
   signal expect_v, amb : std_logic;
@@ -568,6 +568,7 @@ begin
         cerr <= '0';
         hbusy <= '0';
         hok <= '0';
+        hskip <= '0';
         hval <= (others => '0');
         hadr <= (others => '0');
         expect_v <= '0';
@@ -728,7 +729,13 @@ begin
                   -- read issued in S_RCA0 can complete
                   hadr <= unsigned(r_rdata(31 downto 2));
                 when 1 => null;   -- ring_base_lo: eaddr (e_ld)
-                when 2 => null;   -- ring_base_hi: read again for S_PLAN0
+                when 2 =>
+                  -- the slot's previous head read did not decide (bit
+                  -- 17): skip this pass's (line rate: the head runs ahead
+                  -- of the card at every pass, and the read delays the
+                  -- ring read); the pass counts as ambiguous. Loaded long
+                  -- before the cause read can complete
+                  hskip <= r_rdata(17);
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
                 when 4 =>
                   sw <= unsigned(r_rdata(9 downto 2));
@@ -812,7 +819,9 @@ begin
                 -- pairing by count: L = lw (the entries known completed
                 -- before the cause read: the index, + 1 for a fresh
                 -- capture's own entry), U = hval (the head after it)
-                if hok = '1' then
+                if hskip = '1' and head_en = '1' and cause_en = '1' then
+                  amb <= '1';
+                elsif hok = '1' then
                   expw <= lw;
                   if hval = lw then
                     expect_v <= '1';
@@ -874,7 +883,7 @@ begin
               else
                 cause_ok <= '1';
                 cmark <= unsigned(cap_wpos);
-                if head_en = '1' then
+                if head_en = '1' and hskip = '0' then
                   -- the RX head right after the cause (S_CWAIT waits)
                   daddr(29 downto 0) <= hadr;
                   dv <= '1';
@@ -1131,7 +1140,7 @@ begin
             else
               cause_ok <= '1';
               cmark <= unsigned(cap_wpos);
-              if head_en = '1' then
+              if head_en = '1' and hskip = '0' then
                 -- the RX head right after the cause (same target: the NIC
                 -- serves it after the cause read); daddr's high half is
                 -- still cause_addr_hi
@@ -1245,6 +1254,7 @@ begin
               -- one latched after the cause read)
               r_wdata <= (others => '0');
               r_wdata(16) <= expect_v and pdrawn;
+              r_wdata(17) <= amb and not hskip;
               r_wdata(15 downto 0) <= std_logic_vector(expw);
             when others => null;
           end case;
