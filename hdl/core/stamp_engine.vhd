@@ -298,6 +298,7 @@ architecture rtl of stamp_engine is
   -- split entry when L = U) or amb (L /= U, counted in ambiguous)
   signal hadr    : unsigned(29 downto 0);
   signal hbusy, hok, hskip : std_logic;
+  signal bulk    : std_logic;   -- this pass stamped 4 or more entries
   signal hval    : unsigned(15 downto 0);
   signal lw      : unsigned(15 downto 0);
   signal expect_v, amb : std_logic;
@@ -1254,7 +1255,10 @@ begin
               -- one latched after the cause read)
               r_wdata <= (others => '0');
               r_wdata(16) <= expect_v and pdrawn;
-              r_wdata(17) <= amb and not hskip;
+              -- skip the next pass's head read after an undecided one, or
+              -- after a pass that stamped 4 or more entries (the engine
+              -- runs behind the NIC: its head read would not decide)
+              r_wdata(17) <= (amb and not hskip) or bulk;
               r_wdata(15 downto 0) <= std_logic_vector(expw);
             when others => null;
           end case;
@@ -1264,6 +1268,7 @@ begin
   end process;
 
   settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
+  bulk <= '1' when seq - seq0 >= 4 else '0';
   lw <= (others => '0') when fresh = '1' and e_wrap = '1' else
         idx + 1 when fresh = '1' else idx;
 
