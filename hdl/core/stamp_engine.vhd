@@ -140,7 +140,7 @@ architecture rtl of stamp_engine is
   function load_word (li : natural) return natural is
   begin
     case li is
-      when 0 => return W_HEAD_LO;   -- (ctrl is read in S_RCA0)
+      when 0 => return W_CTRL;      -- (used in S_RCA0: read for nothing)
       when 1 => return W_BASE_LO;
       when 2 => return W_EXP;       -- (ring_base_hi: S_PLAN0 reads it)
       when 3 => return W_COUNT;
@@ -199,7 +199,7 @@ architecture rtl of stamp_engine is
     return upd_word(u);
   end function;
 
-  type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_PLAN0, S_PLAN, S_READ,
+  type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_RHD, S_PLAN0, S_PLAN, S_READ,
                    S_SETTLE,
                    S_CHK, S_WRITE, S_CNT, S_UPD, S_EV);
   signal st : state_t;
@@ -292,14 +292,13 @@ architecture rtl of stamp_engine is
                                                -- the last cause read
   -- the slot's row
   signal en, cause_en, head_en : std_logic;
-  -- Pairing by count: the RX head's address (from the row, for the read
-  -- that follows the cause read), the head read's state and value U, and
-  -- the decision of the pass's latest cause read: expect_v / expw (the
-  -- split entry when L = U) or amb (L /= U, counted in ambiguous)
-  signal hadr    : unsigned(29 downto 0);
-  signal hbusy, hok, hskip : std_logic;
+  -- Pairing by count: the head read's state (hdue: a cause read wants
+  -- one; heq: its value U equals L = lw), and the decision of the pass's
+  -- latest cause read: expect_v / expw (the split entry when L = U) or
+  -- amb (L /= U, or the read skipped: counted in ambiguous)
+  signal hbusy, hok, hskip, hdue, heq, hlo : std_logic;
   signal bulk    : std_logic;   -- this pass stamped 4 or more entries
-  signal hval    : unsigned(15 downto 0);
+  signal nst     : unsigned(2 downto 0);   -- its stamps, saturating at 4
   signal lw      : unsigned(15 downto 0);
   signal expect_v, amb : std_logic;
   signal expw    : unsigned(15 downto 0);
@@ -512,6 +511,7 @@ begin
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
+             slot & std_logic_vector(to_unsigned(W_HEAD_LO, 5)) when st = S_RHD else
              -- every other state: the ring base's high word for S_PLAN0
              -- (from S_CWAIT, S_CAUSE, S_CHK with nd = 0); never written
              -- during a pass
@@ -570,8 +570,10 @@ begin
         hbusy <= '0';
         hok <= '0';
         hskip <= '0';
-        hval <= (others => '0');
-        hadr <= (others => '0');
+        hdue <= '0';
+        heq <= '0';
+        hlo <= '0';
+        nst <= (others => '0');
         expect_v <= '0';
         expw <= (others => '0');
         amb <= '0';
@@ -694,6 +696,8 @@ begin
               cerr <= '0';
               rearm <= '0';
               hok <= '0';
+              hdue <= '0';
+              nst <= (others => '0');
               expect_v <= '0';
               amb <= '0';
               st <= S_RCA0;
@@ -725,17 +729,13 @@ begin
             if step /= 0 then
               u := to_integer(uq);
               case u is  -- the load order of load_word
-                when 0 =>
-                  -- the RX head's address, loaded long before the cause
-                  -- read issued in S_RCA0 can complete
-                  hadr <= unsigned(r_rdata(31 downto 2));
+                when 0 => null;   -- ctrl: S_RCA0 took it
                 when 1 => null;   -- ring_base_lo: eaddr (e_ld)
                 when 2 =>
-                  -- the slot's previous head read did not decide (bit
-                  -- 17): skip this pass's (line rate: the head runs ahead
-                  -- of the card at every pass, and the read delays the
-                  -- ring read); the pass counts as ambiguous. Loaded long
-                  -- before the cause read can complete
+                  -- the slot's previous pass stamped 4 or more entries
+                  -- (bit 17): skip this pass's head read (line rate: the
+                  -- head runs ahead of the card, the read would not decide
+                  -- and delays the ring read); the pass counts as ambiguous
                   hskip <= r_rdata(17);
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
                 when 4 =>
@@ -816,21 +816,22 @@ begin
                 err <= '1';
                 step <= (others => '0');
                 st <= S_UPD;
+              elsif hdue = '1' then
+                -- the RX head's read, right after the cause read (same
+                -- target: the NIC serves it after the cause)
+                step <= (others => '0');
+                st <= S_RHD;
               else
                 -- pairing by count: L = lw (the entries known completed
                 -- before the cause read: the index, + 1 for a fresh
-                -- capture's own entry), U = hval (the head after it)
+                -- capture's own entry), U the head read after it (heq)
                 if hskip = '1' and head_en = '1' and cause_en = '1' then
                   amb <= '1';
                 elsif hok = '1' then
                   expw <= lw;
-                  if hval = lw then
-                    expect_v <= '1';
-                    amb <= '0';
-                  else
-                    expect_v <= '0';
-                    amb <= '1';
-                  end if;
+                  if hlo = '1' then expw <= idx; end if;
+                  expect_v <= heq;
+                  amb <= not heq;
                 end if;
                 st <= S_PLAN0;
               end if;
@@ -872,6 +873,20 @@ begin
               st <= S_CAUSE;
             end if;
 
+          when S_RHD =>
+            -- head_addr_lo on the RAM output from step 1; daddr's high
+            -- half is still cause_addr_hi, d_len and d_write the cause
+            -- read's
+            step <= step + 1;
+            if step = 1 then
+              daddr(29 downto 0) <= unsigned(r_rdata(31 downto 2));
+              dv <= '1';
+              hbusy <= '1';
+              hdue <= '0';
+              hok <= '0';
+              st <= S_CWAIT;
+            end if;
+
           when S_CAUSE =>
             if d_rd_valid = '1' then
               cause_val <= cause_val or d_rd_data;   -- a pass may read it twice
@@ -885,11 +900,8 @@ begin
                 cause_ok <= '1';
                 cmark <= unsigned(cap_wpos);
                 if head_en = '1' and hskip = '0' then
-                  -- the RX head right after the cause (S_CWAIT waits)
-                  daddr(29 downto 0) <= hadr;
-                  dv <= '1';
-                  hbusy <= '1';
-                  hok <= '0';
+                  -- the RX head next (S_CWAIT -> S_RHD)
+                  hdue <= '1';
                   st <= S_CWAIT;
                 else
                   st <= S_PLAN0;
@@ -1073,6 +1085,7 @@ begin
               else
                 -- count the stamp in the row (S_CNT), then on to S_CHK
                 any <= '1';
+                if nst(2) = '0' then nst <= nst + 1; end if;
                 ps <= ps + 1;
                 if fresh = '0' then pb <= pb + 1; end if;
                 fresh <= '0';
@@ -1142,19 +1155,25 @@ begin
               cause_ok <= '1';
               cmark <= unsigned(cap_wpos);
               if head_en = '1' and hskip = '0' then
-                -- the RX head right after the cause (same target: the NIC
-                -- serves it after the cause read); daddr's high half is
-                -- still cause_addr_hi
-                daddr(29 downto 0) <= hadr;
-                dv <= '1';
-                hbusy <= '1';
+                hdue <= '1';   -- the RX head next (S_CWAIT -> S_RHD)
               end if;
             end if;
           end if;
         end if;
         if hbusy = '1' then
           if d_rd_valid = '1' then
-            hval <= unsigned(d_rd_data(15 downto 0));
+            -- U = L, or U = the index (idx and fresh are the pass's from
+            -- S_CWAIT on): the index is a lower bound of the split too,
+            -- so U = idx decides it even when the capture was not an RX
+            -- entry's MSI (a TX completion's: L = idx + 1 overshoots)
+            heq <= '0';
+            hlo <= '0';
+            if unsigned(d_rd_data(15 downto 0)) = lw then
+              heq <= '1';
+            elsif unsigned(d_rd_data(15 downto 0)) = idx then
+              heq <= '1';
+              hlo <= '1';
+            end if;
           end if;
           if d_done = '1' then
             hbusy <= '0';
@@ -1255,10 +1274,10 @@ begin
               -- one latched after the cause read)
               r_wdata <= (others => '0');
               r_wdata(16) <= expect_v and pdrawn;
-              -- skip the next pass's head read after an undecided one, or
-              -- after a pass that stamped 4 or more entries (the engine
-              -- runs behind the NIC: its head read would not decide)
-              r_wdata(17) <= (amb and not hskip) or bulk;
+              -- skip the next pass's head read after a pass that stamped 4
+              -- or more entries (the engine runs behind the NIC: its head
+              -- read would not decide, and it delays the ring read)
+              r_wdata(17) <= bulk;
               r_wdata(15 downto 0) <= std_logic_vector(expw);
             when others => null;
           end case;
@@ -1268,7 +1287,7 @@ begin
   end process;
 
   settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
-  bulk <= '1' when seq - seq0 >= 4 else '0';
+  bulk <= nst(2);
   lw <= (others => '0') when fresh = '1' and e_wrap = '1' else
         idx + 1 when fresh = '1' else idx;
 
