@@ -150,7 +150,7 @@ architecture rtl of stamp_engine is
       when 7 => return W_DONE_MASK;
       when 8 => return W_SETTLE;   -- (the cause address is read in S_RCA0)
       when 9 => return W_INDEX;
-      when 10 => return W_EXP;
+      when 10 => return W_CAUSE_HI;   -- (read for nothing)
       when others => return W_STAMPED;
     end case;
   end function;
@@ -293,15 +293,19 @@ architecture rtl of stamp_engine is
   -- the slot's row
   signal en, cause_en, head_en : std_logic;
   -- Pairing by count: the head read's state (hdue: a cause read wants
-  -- one; heq: its value U equals L = lw), and the decision of the pass's
-  -- latest cause read: expect_v / expw (the split entry when L = U) or
-  -- amb (L /= U, or the read skipped: counted in ambiguous)
+  -- one; heq: its value U equals L = lw or the index, hlo: the index),
+  -- and the decision of the pass's latest cause read: expect_v (the
+  -- split entry k = U is known: the index then, + dplus) or amb (not
+  -- known, or the read skipped: counted in ambiguous). nsd counts the
+  -- stamps since the decision (saturating at 2): at the pass's end the
+  -- index is past k, so the slot's next capture (k's MSI) is late,
+  -- exactly when nsd /= dplus. Only that bit goes into the row.
   signal hbusy, hok, hskip, hdue, heq, hlo : std_logic;
   signal bulk    : std_logic;   -- this pass stamped 4 or more entries
   signal nst     : unsigned(2 downto 0);   -- its stamps, saturating at 4
   signal lw      : unsigned(15 downto 0);
-  signal expect_v, amb : std_logic;
-  signal expw    : unsigned(15 downto 0);
+  signal expect_v, amb, dplus : std_logic;
+  signal nsd     : unsigned(1 downto 0);
   -- ring base: the low word only as part of eaddr, the high word only in
   -- daddr's high half, loaded from the RAM output in S_PLAN0 (every state
   -- before it reads ring_base_hi; a cause read in between reloads it).
@@ -575,7 +579,8 @@ begin
         hlo <= '0';
         nst <= (others => '0');
         expect_v <= '0';
-        expw <= (others => '0');
+        dplus <= '0';
+        nsd <= (others => '0');
         amb <= '0';
         head_en <= '0';
         -- these four had no reset either: GHDL's RTL run read the 'U' of
@@ -737,6 +742,15 @@ begin
                   -- head runs ahead of the card, the read would not decide
                   -- and delays the ring read); the pass counts as ambiguous
                   hskip <= r_rdata(17);
+                  -- the previous pass's cause and head reads decided that
+                  -- the slot's next capture (this one, if it is not stale:
+                  -- latched after that pass's ring read, so after its
+                  -- cause read) is the MSI of an entry that pass stamped
+                  -- (bit 16, the late MSI): its time is no entry's exact
+                  -- time
+                  if head_en = '1' and r_rdata(16) = '1' then
+                    fresh <= '0';
+                  end if;
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
                 when 4 =>
                   sw <= unsigned(r_rdata(9 downto 2));
@@ -763,15 +777,7 @@ begin
                 when 7 => null;   -- done_mask: read again during S_READ
                 when 8 => settle <= unsigned(r_rdata(3 downto 0));
                 when 9 => idx <= unsigned(r_rdata(15 downto 0));
-                when 10 =>
-                  -- the previous pass's cause and head reads decided that
-                  -- the slot's next capture (this one, if it is not stale:
-                  -- latched after that pass's ring read, so after its
-                  -- cause read) is the MSI of entry expw. Already stamped
-                  -- (the late MSI): its time is no entry's exact time
-                  if head_en = '1' and r_rdata(16) = '1' and unsigned(r_rdata(15 downto 0)) /= idx then
-                    fresh <= '0';
-                  end if;
+                when 10 => null;
                 when others =>   -- stamped
                   seq <= unsigned(r_rdata(7 downto 0));
                   seq0 <= unsigned(r_rdata(7 downto 0));
@@ -828,8 +834,8 @@ begin
                 if hskip = '1' and head_en = '1' and cause_en = '1' then
                   amb <= '1';
                 elsif hok = '1' then
-                  expw <= lw;
-                  if hlo = '1' then expw <= idx; end if;
+                  dplus <= fresh and not hlo;
+                  nsd <= (others => '0');
                   expect_v <= heq;
                   amb <= not heq;
                 end if;
@@ -1086,6 +1092,7 @@ begin
                 -- count the stamp in the row (S_CNT), then on to S_CHK
                 any <= '1';
                 if nst(2) = '0' then nst <= nst + 1; end if;
+                if nsd(1) = '0' then nsd <= nsd + 1; end if;
                 ps <= ps + 1;
                 if fresh = '0' then pb <= pb + 1; end if;
                 fresh <= '0';
@@ -1273,12 +1280,11 @@ begin
               -- ring read (its mark makes every later non-stale capture
               -- one latched after the cause read)
               r_wdata <= (others => '0');
-              r_wdata(16) <= expect_v and pdrawn;
+              r_wdata(16) <= expect_v and pdrawn and (nsd(1) or (nsd(0) xor dplus));
               -- skip the next pass's head read after a pass that stamped 4
               -- or more entries (the engine runs behind the NIC: its head
               -- read would not decide, and it delays the ring read)
               r_wdata(17) <= bulk;
-              r_wdata(15 downto 0) <= std_logic_vector(expw);
             when others => null;
           end case;
         end if;
