@@ -69,7 +69,7 @@ struct synpcix {
 /* Per-slot sysfs files: dev_ext_attribute var = slot << 8 | file. */
 enum synpcix_slot_file {
 	SF_ENABLED, SF_INDEX, SF_CAPTURES, SF_STAMPED, SF_BATCHED, SF_EMPTY,
-	SF_OVERFLOW, SF_DMA_ERRORS, SF_CAUSE_LAST, SF_LAST_DATA, SF_OWNER,
+	SF_OVERFLOW, SF_DMA_ERRORS, SF_CAUSE_LAST, SF_AMBIGUOUS, SF_LAST_DATA, SF_OWNER,
 };
 ssize_t synpcix_slot_file_show(struct device *dev, struct device_attribute *attr,
 			       char *buf);

@@ -226,6 +226,7 @@ int synpcix_slot_set_ring(struct synpcix_slot *h, const struct synpcix_ring *rin
 		.stamp_off = ring->stamp_off, .done_off = ring->done_off,
 		.done_mask = ring->done_mask, .index = ring->index,
 		.cause_en = ring->cause_en, .cause_addr = ring->cause_addr,
+		.head_addr = ring->head_addr,
 	};
 
 	return SLOT_CALL(h, spx_slot_program(&sp->hw, h->nr, &r));
@@ -552,6 +553,8 @@ ssize_t synpcix_slot_file_show(struct device *dev, struct device_attribute *attr
 		return sysfs_emit(buf, "%u\n", c.dma_errors);
 	case SF_CAUSE_LAST:
 		return sysfs_emit(buf, "0x%08x\n", c.cause_last);
+	case SF_AMBIGUOUS:
+		return sysfs_emit(buf, "%u\n", c.ambiguous);
 	case SF_LAST_DATA:
 		return sysfs_emit(buf, "0x%04x\n", c.last_data & 0xffff);
 	}

@@ -300,6 +300,7 @@ static umode_t synpcix_slot_visible(struct kobject *kobj, struct attribute *attr
 	SLOT_FILE(n, overflow, SF_OVERFLOW);				\
 	SLOT_FILE(n, dma_errors, SF_DMA_ERRORS);			\
 	SLOT_FILE(n, cause_last, SF_CAUSE_LAST);			\
+	SLOT_FILE(n, ambiguous, SF_AMBIGUOUS);				\
 	SLOT_FILE(n, last_data, SF_LAST_DATA);				\
 	SLOT_FILE(n, owner, SF_OWNER);					\
 	SLOT_INGRESS(n, ingress_latency_ns, SF_INGRESS_NS);		\
@@ -314,6 +315,7 @@ static umode_t synpcix_slot_visible(struct kobject *kobj, struct attribute *attr
 		&slot##n##_overflow.attr.attr,				\
 		&slot##n##_dma_errors.attr.attr,			\
 		&slot##n##_cause_last.attr.attr,			\
+		&slot##n##_ambiguous.attr.attr,				\
 		&slot##n##_last_data.attr.attr,				\
 		&slot##n##_owner.attr.attr,				\
 		&slot##n##_ingress_latency_ns.attr.attr,		\

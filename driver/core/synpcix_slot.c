@@ -202,6 +202,29 @@ int spx_ring_check(struct spx_hw *hw, const struct spx_ring *r)
 			return -ERANGE;
 		}
 	}
+	if (r->head_addr) {
+		if (!r->cause_en) {
+			spx_err(hw, "ring: RX head address 0x%llx without cause_en (the head is read after the cause)\n",
+				(unsigned long long)r->head_addr);
+			return -EINVAL;
+		}
+		if (r->head_addr & 3) {
+			spx_err(hw, "ring: RX head register address 0x%llx is not 4-aligned\n",
+				(unsigned long long)r->head_addr);
+			return -EINVAL;
+		}
+		if ((r->head_addr >> 32) != (r->cause_addr >> 32)) {
+			spx_err(hw, "ring: RX head register 0x%llx and cause register 0x%llx differ in bits 63..32 (the card keeps one high word for both)\n",
+				(unsigned long long)r->head_addr,
+				(unsigned long long)r->cause_addr);
+			return -EINVAL;
+		}
+		if (r->head_addr > limit - 3) {
+			spx_err(hw, "ring: RX head register 0x%llx is outside the card's %u-bit bus address range\n",
+				(unsigned long long)r->head_addr, bits);
+			return -ERANGE;
+		}
+	}
 	return 0;
 }
 
@@ -390,6 +413,8 @@ int spx_slot_program(struct spx_hw *hw, unsigned int slot,
 	if (err)
 		return err;
 	ctrl = r->cause_en ? SYNPCIX_MSI_SLOTS_CTRL_CAUSE_EN_MASK : 0;
+	if (r->head_addr)
+		ctrl |= SYNPCIX_MSI_SLOTS_CTRL_HEAD_EN_MASK;
 	spx_lock(&hw->os);
 	if (hw->slot_enabled & (1u << slot)) {
 		spx_unlock(&hw->os);
@@ -408,6 +433,9 @@ int spx_slot_program(struct spx_hw *hw, unsigned int slot,
 	WR(hw, MSI_SLOTS, DONE_MASK, r->done_mask);
 	WR(hw, MSI_SLOTS, CAUSE_ADDR_LO, r->cause_en ? (u32)r->cause_addr : 0);
 	WR(hw, MSI_SLOTS, CAUSE_ADDR_HI, r->cause_en ? (u32)(r->cause_addr >> 32) : 0);
+	/* only with head_en: a stale value is never read without it */
+	if (r->head_addr)
+		WR(hw, MSI_SLOTS, HEAD_ADDR_LO, (u32)r->head_addr);
 	WR(hw, MSI_SLOTS, INDEX, r->index);
 	hw->slot_programmed |= 1u << slot;
 	spx_unlock(&hw->os);
@@ -507,6 +535,7 @@ int spx_slot_read(struct spx_hw *hw, unsigned int slot,
 	c->overflow = RD(hw, MSI_SLOTS, OVERFLOW);
 	c->dma_errors = RD(hw, MSI_SLOTS, DMA_ERRORS);
 	c->cause_last = RD(hw, MSI_SLOTS, CAUSE_LAST);
+	c->ambiguous = RD(hw, MSI_SLOTS, AMBIGUOUS);
 	lo = RD(hw, MSI_SLOTS, LAST_STAMP_LO);
 	hi = RD(hw, MSI_SLOTS, LAST_STAMP_HI);
 	c->last_data = RD(hw, MSI_SLOTS, LAST_DATA);

@@ -60,6 +60,13 @@ struct spx_ring {
 	u32 index;		/* first entry the card looks at, < count */
 	bool cause_en;		/* read the NIC's cause register per capture */
 	u64 cause_addr;		/* its bus address, 4-aligned (cause_en) */
+	/*
+	 * The NIC's RX head register (8254x RDH), read after each cause read
+	 * to pair the next capture by count (docs/stamping.md 5); 0: not
+	 * read. 4-aligned, needs cause_en, and its bits 63..32 must equal
+	 * cause_addr's (the card keeps one high word for both).
+	 */
+	u64 head_addr;
 };
 
 /* A slot's window registers, read in one locked sequence. */
@@ -73,6 +80,7 @@ struct spx_slot_counters {
 	u32 overflow;
 	u32 dma_errors;
 	u32 cause_last;
+	u32 ambiguous;		/* head reads that did not decide the pairing */
 	u64 last_stamp;		/* raw, as the card writes it into a ring */
 	u32 last_data;		/* last doorbell's data, bits 15..0 */
 };

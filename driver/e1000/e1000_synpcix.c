@@ -424,7 +424,15 @@ void e1000_synpcix_configure(struct e1000_adapter *adapter)
 		.done_off = offsetof(struct e1000_rx_desc, status) & ~3u,
 		.done_mask = E1000_RXD_STAT_DD <<
 			     (8 * (offsetof(struct e1000_rx_desc, status) & 3)),
+		/*
+		 * No cause read: e1000's own ISR reads ICR (read-to-clear),
+		 * and a card read would take its bits. Pairing by count
+		 * (head_addr = BAR0 + E1000_RDH, 0x2810 on 8254x) needs the
+		 * cause read, so head_addr stays 0: with an MSI per packet
+		 * the late-MSI race does not arise (docs/stamping.md 5).
+		 */
 		.cause_en = false,
+		.head_addr = 0,
 	};
 	struct e1000_hw *hw = &adapter->hw;
 	int err;

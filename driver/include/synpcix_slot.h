@@ -57,6 +57,9 @@ struct synpcix_ring {
 	u32 index;		/* first entry the card looks at */
 	bool cause_en;		/* card reads the NIC's cause register */
 	u64 cause_addr;		/* bus address of that register */
+	u64 head_addr;		/* NIC's RX head register (8254x RDH), read after
+				 * the cause for pairing by count; 0: not read.
+				 * Needs cause_en and cause_addr's bits 63..32 */
 };
 
 /*

@@ -54,7 +54,7 @@ end entity;
 
 architecture rtl of capture_regs is
   constant WIN_FIRST : natural := REG_MSI_SLOTS_CTRL / 4;
-  constant WIN_LAST  : natural := REG_MSI_SLOTS_SETTLE / 4;   -- the last window word
+  constant WIN_LAST  : natural := REG_MSI_SLOTS_AMBIGUOUS / 4;   -- the last window word
   type blk_list_t is array (0 to 2) of natural;
   type hdr_tab_t is array (0 to 2, 0 to 2) of std_logic_vector(31 downto 0);
   constant HDR_BLK  : blk_list_t := (BLK_MSI_SLOTS_BASE, BLK_DMA_BASE, BLK_IRQ_BASE);

@@ -99,20 +99,27 @@ architecture rtl of stamp_engine is
   constant W_LAST_HI   : natural := wrd(REG_MSI_SLOTS_LAST_STAMP_HI);
   constant W_LAST_DATA : natural := wrd(REG_MSI_SLOTS_LAST_DATA);
   constant W_SETTLE    : natural := wrd(REG_MSI_SLOTS_SETTLE);
+  constant W_HEAD_LO   : natural := wrd(REG_MSI_SLOTS_HEAD_ADDR_LO);
+  constant W_AMBIG     : natural := wrd(REG_MSI_SLOTS_AMBIGUOUS);
   -- The capture being stamped lives in the row, not in 48 + 16
   -- flip-flops: its time's low word in last_stamp_lo (which the pass's
   -- write-back would set to it anyway), its time's high 16 bits and its
   -- message data in a scratch word past the window's words (the window
   -- never reaches it). Written as the capture is popped, read back for
   -- each stamp write and for the write-back of last_stamp_hi / last_data.
-  constant W_CAP_SCR   : natural := W_SETTLE + 1;
+  constant W_CAP_SCR   : natural := W_AMBIG + 1;
+  -- Pairing by count (docs/stamping.md 5): the entry the slot's next
+  -- capture belongs to, decided by the latest cause read and the RX head
+  -- read after it: bit 16 valid, bits 15..0 the entry. Written at the
+  -- pass's end, read as the next pass of the slot loads its row.
+  constant W_EXP       : natural := W_CAP_SCR + 1;
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
 
   -- the driver-writable words (offsets up to index) and their reset values
   function writable (w : natural) return boolean is
   begin
-    return w <= W_INDEX or w = W_SETTLE;
+    return w <= W_INDEX or w = W_SETTLE or w = W_HEAD_LO;
   end function;
 
   function reset_of (w : natural) return std_logic_vector is
@@ -133,17 +140,17 @@ architecture rtl of stamp_engine is
   function load_word (li : natural) return natural is
   begin
     case li is
-      when 0 => return W_CTRL;
+      when 0 => return W_CTRL;      -- (used in S_RCA0: read for nothing)
       when 1 => return W_BASE_LO;
-      when 2 => return W_BASE_HI;
+      when 2 => return W_EXP;       -- (ring_base_hi: S_PLAN0 reads it)
       when 3 => return W_COUNT;
       when 4 => return W_STRIDE;
       when 5 => return W_STAMP_OFF;
       when 6 => return W_DONE_OFF;
       when 7 => return W_DONE_MASK;
       when 8 => return W_SETTLE;   -- (the cause address is read in S_RCA0)
-      when 9 => return W_CAUSE_HI;
-      when 10 => return W_INDEX;
+      when 9 => return W_INDEX;
+      when 10 => return W_CAUSE_HI;   -- (read for nothing)
       when others => return W_STAMPED;
     end case;
   end function;
@@ -162,7 +169,7 @@ architecture rtl of stamp_engine is
   constant U_POP_LAST : natural := 2;
   constant U_ST_FIRST : natural := 3;
   constant U_ST_LAST  : natural := 4;
-  constant U_END_LAST : natural := 10;
+  constant U_END_LAST : natural := 12;
   function upd_word (u : natural) return natural is
   begin
     case u is
@@ -176,7 +183,9 @@ architecture rtl of stamp_engine is
       when 7 => return W_CAUSE_ACC;
       when 8 => return W_LAST_HI;
       when 9 => return W_LAST_DATA;
-      when others => return W_INDEX;
+      when 10 => return W_INDEX;
+      when 11 => return W_AMBIG;
+      when others => return W_EXP;
     end case;
   end function;
 
@@ -190,7 +199,7 @@ architecture rtl of stamp_engine is
     return upd_word(u);
   end function;
 
-  type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_PLAN0, S_PLAN, S_READ,
+  type state_t is (S_INIT, S_IDLE, S_WIN, S_WGAP, S_RCA0, S_CWAIT, S_LOAD, S_MUL, S_RCA, S_CAUSE, S_RHD, S_PLAN0, S_PLAN, S_READ,
                    S_SETTLE,
                    S_CHK, S_WRITE, S_CNT, S_UPD, S_EV);
   signal st : state_t;
@@ -282,7 +291,21 @@ architecture rtl of stamp_engine is
   signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
   -- the slot's row
-  signal en, cause_en : std_logic;
+  signal en, cause_en, head_en : std_logic;
+  -- Pairing by count: the head read's state (hdue: a cause read wants
+  -- one; heq: its value U equals L = lw or the index, hlo: the index),
+  -- and the decision of the pass's latest cause read: expect_v (the
+  -- split entry k = U is known: the index then, + dplus) or amb (not
+  -- known, or the read skipped: counted in ambiguous). nsd counts the
+  -- stamps since the decision (saturating at 2): at the pass's end the
+  -- index is past k, so the slot's next capture (k's MSI) is late,
+  -- exactly when nsd /= dplus. Only that bit goes into the row.
+  signal hbusy, hok, hskip, hdue, heq, hlo : std_logic;
+  signal bulk    : std_logic;   -- this pass stamped 4 or more entries
+  signal nst     : unsigned(2 downto 0);   -- its stamps, saturating at 4
+  signal lw      : unsigned(15 downto 0);
+  signal expect_v, amb, dplus : std_logic;
+  signal nsd     : unsigned(1 downto 0);
   -- ring base: the low word only as part of eaddr, the high word only in
   -- daddr's high half, loaded from the RAM output in S_PLAN0 (every state
   -- before it reads ring_base_hi; a cause read in between reloads it).
@@ -492,6 +515,7 @@ begin
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
+             slot & std_logic_vector(to_unsigned(W_HEAD_LO, 5)) when st = S_RHD else
              -- every other state: the ring base's high word for S_PLAN0
              -- (from S_CWAIT, S_CAUSE, S_CHK with nd = 0); never written
              -- during a pass
@@ -547,6 +571,18 @@ begin
         -- Verilator's zero start hid it
         cause_busy <= '0';
         cerr <= '0';
+        hbusy <= '0';
+        hok <= '0';
+        hskip <= '0';
+        hdue <= '0';
+        heq <= '0';
+        hlo <= '0';
+        nst <= (others => '0');
+        expect_v <= '0';
+        dplus <= '0';
+        nsd <= (others => '0');
+        amb <= '0';
+        head_en <= '0';
         -- these four had no reset either: GHDL's RTL run read the 'U' of
         -- rearm as "not set", its synthesis netlist as "set" (a second cause
         -- read and ring read after the first pass), the hardware starts 0;
@@ -605,6 +641,7 @@ begin
             when 3 => mu_op(4 downto 0) <= ps;
             when 4 => mu_op(4 downto 0) <= pb;
             when 5 => mu_op(0) <= err;
+            when 11 => mu_op(0) <= amb and pdrawn;
             when others => null;
           end case;
           if mu_u = mu_end then
@@ -663,6 +700,11 @@ begin
               cause_ok <= '0';
               cerr <= '0';
               rearm <= '0';
+              hok <= '0';
+              hdue <= '0';
+              nst <= (others => '0');
+              expect_v <= '0';
+              amb <= '0';
               st <= S_RCA0;
             end if;
 
@@ -692,11 +734,23 @@ begin
             if step /= 0 then
               u := to_integer(uq);
               case u is  -- the load order of load_word
-                when 0 =>
-                  en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
-                  cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
+                when 0 => null;   -- ctrl: S_RCA0 took it
                 when 1 => null;   -- ring_base_lo: eaddr (e_ld)
-                when 2 => null;   -- ring_base_hi: read again for S_PLAN0
+                when 2 =>
+                  -- the slot's previous pass stamped 4 or more entries
+                  -- (bit 17): skip this pass's head read (line rate: the
+                  -- head runs ahead of the card, the read would not decide
+                  -- and delays the ring read); the pass counts as ambiguous
+                  hskip <= r_rdata(17);
+                  -- the previous pass's cause and head reads decided that
+                  -- the slot's next capture (this one, if it is not stale:
+                  -- latched after that pass's ring read, so after its
+                  -- cause read) is the MSI of an entry that pass stamped
+                  -- (bit 16, the late MSI): its time is no entry's exact
+                  -- time
+                  if head_en = '1' and r_rdata(16) = '1' then
+                    fresh <= '0';
+                  end if;
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
                 when 4 =>
                   sw <= unsigned(r_rdata(9 downto 2));
@@ -722,8 +776,8 @@ begin
                   end if;
                 when 7 => null;   -- done_mask: read again during S_READ
                 when 8 => settle <= unsigned(r_rdata(3 downto 0));
-                when 9 => null;
-                when 10 => idx <= unsigned(r_rdata(15 downto 0));
+                when 9 => idx <= unsigned(r_rdata(15 downto 0));
+                when 10 => null;
                 when others =>   -- stamped
                   seq <= unsigned(r_rdata(7 downto 0));
                   seq0 <= unsigned(r_rdata(7 downto 0));
@@ -763,12 +817,28 @@ begin
           when S_CWAIT =>
             -- the cause read started in S_RCA0 must be done before the ring
             -- is read (its completion orders the NIC's descriptor writes)
-            if cause_busy = '0' and cap_pop = '0' then
+            if cause_busy = '0' and hbusy = '0' and cap_pop = '0' then
               if cerr = '1' then
                 err <= '1';
                 step <= (others => '0');
                 st <= S_UPD;
+              elsif hdue = '1' then
+                -- the RX head's read, right after the cause read (same
+                -- target: the NIC serves it after the cause)
+                step <= (others => '0');
+                st <= S_RHD;
               else
+                -- pairing by count: L = lw (the entries known completed
+                -- before the cause read: the index, + 1 for a fresh
+                -- capture's own entry), U the head read after it (heq)
+                if hskip = '1' and head_en = '1' and cause_en = '1' then
+                  amb <= '1';
+                elsif hok = '1' then
+                  dplus <= fresh and not hlo;
+                  nsd <= (others => '0');
+                  expect_v <= heq;
+                  amb <= not heq;
+                end if;
                 st <= S_PLAN0;
               end if;
             end if;
@@ -778,7 +848,9 @@ begin
             -- while the rest of the row loads, so the NIC re-arms early
             step <= step + 1;
             if step = 1 then
+              en <= r_rdata(MSI_SLOTS_CTRL_ENABLE_LSB);
               cause_en <= r_rdata(MSI_SLOTS_CTRL_CAUSE_EN_LSB);
+              head_en <= r_rdata(MSI_SLOTS_CTRL_HEAD_EN_LSB);
             elsif step = 2 then
               daddr(29 downto 0) <= unsigned(r_rdata(31 downto 2));
             elsif step = 3 then
@@ -807,6 +879,20 @@ begin
               st <= S_CAUSE;
             end if;
 
+          when S_RHD =>
+            -- head_addr_lo on the RAM output from step 1; daddr's high
+            -- half is still cause_addr_hi, d_len and d_write the cause
+            -- read's
+            step <= step + 1;
+            if step = 1 then
+              daddr(29 downto 0) <= unsigned(r_rdata(31 downto 2));
+              dv <= '1';
+              hbusy <= '1';
+              hdue <= '0';
+              hok <= '0';
+              st <= S_CWAIT;
+            end if;
+
           when S_CAUSE =>
             if d_rd_valid = '1' then
               cause_val <= cause_val or d_rd_data;   -- a pass may read it twice
@@ -819,7 +905,13 @@ begin
               else
                 cause_ok <= '1';
                 cmark <= unsigned(cap_wpos);
+                if head_en = '1' and hskip = '0' then
+                  -- the RX head next (S_CWAIT -> S_RHD)
+                  hdue <= '1';
+                  st <= S_CWAIT;
+                else
                   st <= S_PLAN0;
+                end if;
               end if;
             end if;
 
@@ -999,6 +1091,8 @@ begin
               else
                 -- count the stamp in the row (S_CNT), then on to S_CHK
                 any <= '1';
+                if nst(2) = '0' then nst <= nst + 1; end if;
+                if nsd(1) = '0' then nsd <= nsd + 1; end if;
                 ps <= ps + 1;
                 if fresh = '0' then pb <= pb + 1; end if;
                 fresh <= '0';
@@ -1034,7 +1128,13 @@ begin
               mu_run <= '1';
               mu_fin <= '1';
               mu_u <= (others => '0');
-              mu_end <= to_unsigned(U_END_LAST, 4);
+              -- ambiguous and the expectation only with head_en (without
+              -- it a pass takes the clocks it took before pairing by count)
+              if head_en = '1' then
+                mu_end <= to_unsigned(U_END_LAST, 4);
+              else
+                mu_end <= to_unsigned(U_END_LAST - 2, 4);
+              end if;
             elsif mu_run = '0' then
               st <= S_EV;
             end if;
@@ -1061,6 +1161,33 @@ begin
             else
               cause_ok <= '1';
               cmark <= unsigned(cap_wpos);
+              if head_en = '1' and hskip = '0' then
+                hdue <= '1';   -- the RX head next (S_CWAIT -> S_RHD)
+              end if;
+            end if;
+          end if;
+        end if;
+        if hbusy = '1' then
+          if d_rd_valid = '1' then
+            -- U = L, or U = the index (idx and fresh are the pass's from
+            -- S_CWAIT on): the index is a lower bound of the split too,
+            -- so U = idx decides it even when the capture was not an RX
+            -- entry's MSI (a TX completion's: L = idx + 1 overshoots)
+            heq <= '0';
+            hlo <= '0';
+            if unsigned(d_rd_data(15 downto 0)) = lw then
+              heq <= '1';
+            elsif unsigned(d_rd_data(15 downto 0)) = idx then
+              heq <= '1';
+              hlo <= '1';
+            end if;
+          end if;
+          if d_done = '1' then
+            hbusy <= '0';
+            if d_err /= "00" then
+              cerr <= '1';
+            else
+              hok <= '1';
             end if;
           end if;
         end if;
@@ -1148,6 +1275,16 @@ begin
               end if;
             when 10 =>
               if any = '1' then r_wdata <= x"0000" & std_logic_vector(idx); end if;
+            when 12 =>
+              -- the expectation for the slot's next capture, only after a
+              -- ring read (its mark makes every later non-stale capture
+              -- one latched after the cause read)
+              r_wdata <= (others => '0');
+              r_wdata(16) <= expect_v and pdrawn and (nsd(1) or (nsd(0) xor dplus));
+              -- skip the next pass's head read after a pass that stamped 4
+              -- or more entries (the engine runs behind the NIC: its head
+              -- read would not decide, and it delays the ring read)
+              r_wdata(17) <= bulk;
             when others => null;
           end case;
         end if;
@@ -1156,6 +1293,9 @@ begin
   end process;
 
   settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
+  bulk <= nst(2);
+  lw <= (others => '0') when fresh = '1' and e_wrap = '1' else
+        idx + 1 when fresh = '1' else idx;
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it

@@ -149,6 +149,17 @@ double calibrate_card_time(struct world *w)
 	return sum / n;
 }
 
+/*
+ * Pairing by count (ctrl.head_en) goes with cause_en unless STAMP_HEAD=0
+ * (the engine then pairs as before it existed: the bench's before/after).
+ */
+bool rig_head_en(void)
+{
+	const char *e = getenv("STAMP_HEAD");
+
+	return !(e && !strcmp(e, "0"));
+}
+
 /* window registers first, enable last, as the driver's slot API does */
 void program_slot(struct world *w, uint32_t ring_n, bool cause_en, int settle)
 {
@@ -167,13 +178,17 @@ void program_slot(struct world *w, uint32_t ring_n, bool cause_en, int settle)
 	card_wr(w, SYNPCIX_MSI_SLOTS_DONE_MASK, E1000_RXD_STAT_DD);
 	card_wr(w, SYNPCIX_MSI_SLOTS_CAUSE_ADDR_LO, nic_bar + E1000_ICR);
 	card_wr(w, SYNPCIX_MSI_SLOTS_CAUSE_ADDR_HI, 0);
+	/* pairing by count (docs/stamping.md 5): the RX head, read after
+	 * each cause read; same BAR as ICR (high word cause_addr_hi) */
+	card_wr(w, SYNPCIX_MSI_SLOTS_HEAD_ADDR_LO, nic_bar + E1000_RDH);
 	card_wr(w, SYNPCIX_MSI_SLOTS_INDEX, 0);
 	/* msi_slots.settle: NIC descriptor write -> its MSI in the capture
 	 * FIFO, in bus clocks */
 	if (settle >= 0)
 		card_wr(w, SYNPCIX_MSI_SLOTS_SETTLE, (uint32_t)settle);
 	card_wr(w, SYNPCIX_MSI_SLOTS_CTRL, SYNPCIX_MSI_SLOTS_CTRL_ENABLE_MASK |
-		(cause_en ? SYNPCIX_MSI_SLOTS_CTRL_CAUSE_EN_MASK : 0));
+		(cause_en ? SYNPCIX_MSI_SLOTS_CTRL_CAUSE_EN_MASK : 0) |
+		(cause_en && rig_head_en() ? SYNPCIX_MSI_SLOTS_CTRL_HEAD_EN_MASK : 0));
 	if (card_rd(w, SYNPCIX_MSI_SLOTS_RING_COUNT) != ring_n)
 		world_problem(w, "slot ring_count read back wrong");
 }
@@ -190,6 +205,7 @@ struct slot_counters read_slot(struct world *w)
 	c.overflow = card_rd(w, SYNPCIX_MSI_SLOTS_OVERFLOW);
 	c.dma_errors = card_rd(w, SYNPCIX_MSI_SLOTS_DMA_ERRORS);
 	c.cause_acc = card_rd(w, SYNPCIX_MSI_SLOTS_CAUSE_ACC);
+	c.ambiguous = card_rd(w, SYNPCIX_MSI_SLOTS_AMBIGUOUS);
 	return c;
 }
 

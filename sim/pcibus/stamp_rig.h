@@ -92,9 +92,10 @@ double calibrate_card_time(struct world *w);
 void program_slot(struct world *w, uint32_t ring_n, bool cause_en, int settle);
 
 struct slot_counters {
-	uint32_t captures, stamped, batched, empty, overflow, dma_errors, cause_acc;
+	uint32_t captures, stamped, batched, empty, overflow, dma_errors, cause_acc, ambiguous;
 };
 struct slot_counters read_slot(struct world *w);
+bool rig_head_en(void);   /* STAMP_HEAD=0 turns pairing by count off */
 
 void fill_guard(struct host_mem *m, uint32_t ring_n);
 /* guard words changed; *first: the first changed address */

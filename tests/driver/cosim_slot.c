@@ -37,6 +37,8 @@
 #define PASS_TIMEOUT_NS 50000.0
 /* Cause register of the NIC (cause_en test): a bus address outside rings. */
 #define CAUSE_ADDR 0xfebf00c0ull
+/* RX head register of the NIC (pairing by count): same BAR as the cause */
+#define HEAD_ADDR 0xfebf2810ull
 
 struct ring {
 	unsigned int slot;
@@ -57,6 +59,7 @@ static unsigned long dma_bad;
 static int trace;
 static char dma_bad_why[160];
 static u32 nic_cause, cause_reads;
+static u32 nic_head, head_reads;
 
 /* card interrupts, per slot */
 static unsigned long irq_n[SPX_MAX_SLOTS];
@@ -83,6 +86,12 @@ static int host_dma(void *ctx, int write, uint64_t addr, uint32_t *words, unsign
 		words[0] = nic_cause;
 		nic_cause = 0;
 		cause_reads++;
+		return CARD_DMA_OK;
+	}
+	if (!write && addr == HEAD_ADDR && n == 1) {
+		/* 8254x RDH: read only */
+		words[0] = nic_head;
+		head_reads++;
 		return CARD_DMA_OK;
 	}
 	for (s = 0; s < SPX_MAX_SLOTS; s++) {
@@ -809,6 +818,42 @@ static void cause(struct ring *R)
 	spx_slot_disable(&hw, R->slot);
 }
 
+/*
+ * head_en (pairing by count): after the cause read the card reads the RX
+ * head once; a head just past the capture's entry decides the split, so
+ * nothing is counted ambiguous, and the entry is stamped once, exactly.
+ */
+static void head(struct ring *R)
+{
+	unsigned long irq0 = irq_n[R->slot];
+	u32 creads0 = cause_reads, hreads0 = head_reads;
+	struct spx_slot_counters c = { 0 };
+	u32 i = R->r.index;
+	int err;
+
+	err = spx_slot_disable(&hw, R->slot);
+	R->r.cause_en = true;
+	R->r.cause_addr = CAUSE_ADDR;
+	R->r.head_addr = HEAD_ADDR;
+	err = err ? err : program(R);
+	nic_cause = 0x80;	/* RXT0 */
+	nic_head = (i + 1) % R->r.count;
+	nic_complete(R, i);
+	nic_msi(R->slot, 0);
+	wait_irq(R->slot, irq0);
+	card_run_for(card, 2000.0);
+	err = err ? err : spx_slot_read(&hw, R->slot, &c);
+	TEST("slot-head-read", !err && cause_reads - creads0 == 1 && head_reads - hreads0 == 1 &&
+	     c.ambiguous == 0 && R->stamps[i] == 1 &&
+	     (c.ctrl & SYNPCIX_MSI_SLOTS_CTRL_HEAD_EN_MASK),
+	     "err %d, %u cause reads, %u head reads, ambiguous %u, ctrl 0x%x, %u stamps", err,
+	     cause_reads - creads0, head_reads - hreads0, c.ambiguous, c.ctrl, R->stamps[i]);
+	nic_refill(R, i);
+	R->r.index = (i + 1) % R->r.count;
+	R->r.head_addr = 0;
+	spx_slot_disable(&hw, R->slot);
+}
+
 void slot_tests(void)
 {
 	struct ring *A, *B, *C;
@@ -884,6 +929,7 @@ void slot_tests(void)
 	wrap48(A);
 	disable(A);
 	cause(B);
+	head(B);
 
 	for (i = 0; i < (int)SPX_MAX_SLOTS; i++)
 		ring_of[i] = NULL;

@@ -29,7 +29,7 @@
 
 #define MS(REG) SYNPCIX_MSI_SLOTS_##REG
 #define WIN_FIRST MS(CTRL)
-#define WIN_END (MS(LAST_DATA) + 4)
+#define WIN_END (MS(AMBIGUOUS) + 4)
 #define WIN_WORDS ((WIN_END - WIN_FIRST) / 4)
 #define W(REG) ((MS(REG) - WIN_FIRST) / 4)
 
@@ -118,8 +118,10 @@ static void sc_write(void *ctx, u32 off, u32 val)
 	if (off >= WIN_FIRST && off < WIN_END) {
 		u32 s = sc_sel(c);
 
-		/* counters and the latest-capture registers are read only */
-		if (s < c->n_slots && off < MS(CAPTURES))
+		/* counters and the latest-capture registers are read only
+		 * (the card's writable words: up to index, settle, head_addr_lo) */
+		if (s < c->n_slots && (off < MS(CAPTURES) || off == MS(SETTLE) ||
+				       off == MS(HEAD_ADDR_LO)))
 			c->bank[s][(off - WIN_FIRST) / 4] = val;
 		return;
 	}
@@ -366,6 +368,10 @@ EDIT(e_crosses_page_1020, { r->stride = 1020; r->count = 5; r->base = 0; r->inde
 EDIT(e_cause0, { r->cause_en = true; r->cause_addr = 0; })
 EDIT(e_cause_unaligned, { r->cause_en = true; r->cause_addr = 0xfebc00c2ULL; })
 EDIT(e_cause_above_32, { r->cause_en = true; r->cause_addr = 0x100000000ULL; hw->dma_bits = 32; })
+EDIT(e_head_no_cause, { r->cause_en = false; r->head_addr = 0xfebc2810ULL; })
+EDIT(e_head_unaligned, { r->cause_en = true; r->cause_addr = 0xfebc00c0ULL; r->head_addr = 0xfebc2812ULL; })
+EDIT(e_head_other_high, { r->cause_en = true; r->cause_addr = 0xfebc00c0ULL;
+			  r->head_addr = 0x1febc2810ULL; })
 
 static const struct bad_case bad[] = {
 	{ "count-0", -EINVAL, e_count0 },
@@ -389,6 +395,9 @@ static const struct bad_case bad[] = {
 	{ "cause-addr-0", -EINVAL, e_cause0 },
 	{ "cause-addr-unaligned", -EINVAL, e_cause_unaligned },
 	{ "cause-beyond-32-bit-card", -ERANGE, e_cause_above_32 },
+	{ "head-addr-without-cause", -EINVAL, e_head_no_cause },
+	{ "head-addr-unaligned", -EINVAL, e_head_unaligned },
+	{ "head-addr-high-word-not-cause's", -EINVAL, e_head_other_high },
 };
 
 static void test_rings(void)
@@ -418,6 +427,18 @@ static void test_rings(void)
 	      "cause address");
 	CHECK(c.bank[2][W(CTRL)] == MS(CTRL_CAUSE_EN_MASK), "ctrl 0x%x: cause on, not enabled",
 	      c.bank[2][W(CTRL)]);
+	CHECK(c.bank[2][W(HEAD_ADDR_LO)] == 0, "no head address: head_addr_lo 0x%x",
+	      c.bank[2][W(HEAD_ADDR_LO)]);
+	/* pairing by count: the RX head beside the cause, same high word */
+	r.base = 0x0000000212345000ULL;
+	r.cause_addr = 0x3febc00c0ULL;
+	r.head_addr = 0x3febc2810ULL;
+	CHECK(spx_slot_program(&hw, 2, &r) == 0, "program with head: %s", spx_os_last_log);
+	CHECK(c.bank[2][W(HEAD_ADDR_LO)] == 0xfebc2810 && c.bank[2][W(CAUSE_ADDR_HI)] == 3,
+	      "head address 0x%x, high word %u", c.bank[2][W(HEAD_ADDR_LO)],
+	      c.bank[2][W(CAUSE_ADDR_HI)]);
+	CHECK(c.bank[2][W(CTRL)] == (MS(CTRL_CAUSE_EN_MASK) | MS(CTRL_HEAD_EN_MASK)),
+	      "ctrl 0x%x: cause and head on, not enabled", c.bank[2][W(CTRL)]);
 	for (s = 0; s < 4; s++)
 		if (s != 2)
 			CHECK(c.bank[s][W(RING_COUNT)] == 0 && c.bank[s][W(INDEX)] == 0,
@@ -577,6 +598,7 @@ static void test_counters(void)
 		c.bank[s][W(OVERFLOW)] = 500 + s;
 		c.bank[s][W(DMA_ERRORS)] = 600 + s;
 		c.bank[s][W(CAUSE_LAST)] = 0x80 | s;
+		c.bank[s][W(AMBIGUOUS)] = 700 + s;
 		c.bank[s][W(LAST_STAMP_LO)] = 0xdeadbee0 | s;
 		c.bank[s][W(LAST_STAMP_HI)] = (u32)(mkstamp(0x123400000000ULL, 7, false) >> 32);
 		c.bank[s][W(LAST_DATA)] = 0x4000 | s;
@@ -586,6 +608,7 @@ static void test_counters(void)
 		CHECK(sc.index == 10 + s && sc.captures == 100 + s && sc.stamped == 200 + s &&
 		      sc.batched == 300 + s && sc.empty == 400 + s && sc.overflow == 500 + s &&
 		      sc.dma_errors == 600 + s && sc.cause_last == (0x80 | s) &&
+		      sc.ambiguous == 700 + s &&
 		      sc.last_data == (0x4000 | s), "slot %u counters", s);
 		CHECK(sc.last_stamp == ((mkstamp(0x123400000000ULL, 7, false) & ~0xffffffffULL) |
 					(0xdeadbee0 | s)), "slot %u last stamp 0x%" PRIx64,
