@@ -434,8 +434,7 @@ int spx_slot_program(struct spx_hw *hw, unsigned int slot,
 	WR(hw, MSI_SLOTS, CAUSE_ADDR_LO, r->cause_en ? (u32)r->cause_addr : 0);
 	WR(hw, MSI_SLOTS, CAUSE_ADDR_HI, r->cause_en ? (u32)(r->cause_addr >> 32) : 0);
 	/* only with head_en: a stale value is never read without it */
-	if (r->head_addr)
-		WR(hw, MSI_SLOTS, HEAD_ADDR_LO, (u32)r->head_addr);
+	WR(hw, MSI_SLOTS, HEAD_ADDR_LO, (u32)r->head_addr);
 	WR(hw, MSI_SLOTS, INDEX, r->index);
 	hw->slot_programmed |= 1u << slot;
 	spx_unlock(&hw->os);

@@ -227,6 +227,10 @@ architecture rtl of stamp_engine is
   signal ps, pb  : unsigned(4 downto 0);
   signal lost8   : unsigned(7 downto 0);
   signal any     : std_logic;                  -- this pass stamped an entry
+  -- an entry stamped since the latest ring read was issued, and a
+  -- same-slot candidate waiting when the burst is done (no cause_en):
+  -- the pass reads the ring again (S_CHK)
+  signal fnd, lft : std_logic;
   signal seq0    : unsigned(7 downto 0);       -- stamped at the pass's start
   signal win_turn : std_logic;             -- window before the next capture
 
@@ -468,6 +472,7 @@ begin
   end process;
   -- pragma translate_on
 
+  lft <= fnd and same_next and head_cand and not head_old and not cause_en;
   batched_now <= not fresh;
   -- on r_rdata in S_WRITE: last_stamp_lo for word 0, the scratch word
   -- (time bits 47..32 in its low half) for word 1
@@ -560,6 +565,7 @@ begin
         pb <= (others => '0');
         lost8 <= (others => '0');
         any <= '0';
+        fnd <= '0';
         seq0 <= (others => '0');
         mark <= (others => (others => '0'));
         mark_v <= (others => '0');
@@ -956,6 +962,11 @@ begin
               dv <= '1';
               dwr <= '0';
               d_len <= std_logic_vector(blen);
+              fnd <= '0';
+              -- (with cause_en a takeover still wants its cause read)
+              if cause_en = '0' then
+                rearm <= '0';
+              end if;
               drawn <= '0';
               mc_run <= '0';
               nd <= (others => '0');
@@ -1008,7 +1019,7 @@ begin
               -- this clock (below), the decisions wait for it
               null;
             elsif nd = 0 and ps /= 0 and
-               ((alldone = '1' and left /= 0) or (rearm = '1' and cause_en = '1')) then
+               ((alldone = '1' and left /= 0) or rearm = '1' or lft = '1') then
               -- the burst's stamps into the row before the next ring read
               -- (S_UPD counts them when the pass ends here)
               mu_run <= '1';
@@ -1026,6 +1037,17 @@ begin
                 -- the ring again for what completed meanwhile
                 step <= (others => '0');
                 st <= S_RCA;
+              elsif (rearm = '1' or lft = '1') and left /= 0 then
+                -- A capture popped here may have been latched after the
+                -- ring read was served (the mark is drawn at the read's
+                -- boundary, words later): its entry was not seen, and no
+                -- capture may be left to start a pass that sees it. A
+                -- same-slot candidate still waiting is such a capture too
+                -- (every earlier one took its entry). Look again: a read
+                -- issued now sees their entries (docs/stamping.md 9,
+                -- "Session 8").
+                rearm <= '0';
+                st <= S_PLAN0;
               else
                 st <= S_UPD;
                 step <= (others => '0');
@@ -1091,6 +1113,7 @@ begin
               else
                 -- count the stamp in the row (S_CNT), then on to S_CHK
                 any <= '1';
+                fnd <= '1';
                 if nst(2) = '0' then nst <= nst + 1; end if;
                 if nsd(1) = '0' then nsd <= nsd + 1; end if;
                 ps <= ps + 1;
