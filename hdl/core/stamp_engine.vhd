@@ -227,10 +227,11 @@ architecture rtl of stamp_engine is
   signal ps, pb  : unsigned(4 downto 0);
   signal lost8   : unsigned(7 downto 0);
   signal any     : std_logic;                  -- this pass stamped an entry
-  -- an entry stamped since the latest ring read was issued, and a
-  -- same-slot candidate waiting when the burst is done (no cause_en):
-  -- the pass reads the ring again (S_CHK)
-  signal fnd, lft : std_logic;
+  -- a same-slot candidate waiting when the burst is done (no cause_en):
+  -- the pass reads the ring again (S_CHK). lrr: the latest read was made
+  -- for the candidate now at the head and stamped nothing: its entry was
+  -- visible to that read, so it has none left (a TX completion's MSI)
+  signal lrr, lft, again : std_logic;
   signal seq0    : unsigned(7 downto 0);       -- stamped at the pass's start
   signal win_turn : std_logic;             -- window before the next capture
 
@@ -341,7 +342,11 @@ architecture rtl of stamp_engine is
                                                -- (zero outside S_MUL)
   signal mplier  : unsigned(7 downto 0);
   -- progress
-  signal left    : unsigned(15 downto 0);
+  -- at most count - 1 stamps a pass (a ring never holds more completed
+  -- entries): the pass stops before the entry just before its first one
+  -- (lim), instead of counting down a 16-bit allowance from count - 1
+  signal idx0    : unsigned(15 downto 0);
+  signal lim     : std_logic;
   signal err     : std_logic;
   signal cause_ok : std_logic;
   signal cause_val : std_logic_vector(31 downto 0);
@@ -472,7 +477,8 @@ begin
   end process;
   -- pragma translate_on
 
-  lft <= fnd and same_next and head_cand and not head_old and not cause_en;
+  lft <= not lrr and same_next and head_cand and not head_old and not cause_en;
+  again <= (rearm and not same_next) or lft;
   batched_now <= not fresh;
   -- on r_rdata in S_WRITE: last_stamp_lo for word 0, the scratch word
   -- (time bits 47..32 in its low half) for word 1
@@ -565,7 +571,7 @@ begin
         pb <= (others => '0');
         lost8 <= (others => '0');
         any <= '0';
-        fnd <= '0';
+        lrr <= '0';
         seq0 <= (others => '0');
         mark <= (others => (others => '0'));
         mark_v <= (others => '0');
@@ -615,7 +621,7 @@ begin
         seq <= (others => '0');
         mcand <= (others => '0');
         mplier <= (others => '0');
-        left <= (others => '0');
+        idx0 <= (others => '0');
         err <= '0';
         cause_ok <= '0';
         cause_val <= (others => '0');
@@ -690,6 +696,7 @@ begin
               lost8 <= unsigned(cap_lost);
               cempty <= '0';
               any <= '0';
+              lrr <= '0';
               fresh <= not head_stale;
               pdrawn <= '0';
               -- the capture into the row (the write port is free): the
@@ -782,7 +789,9 @@ begin
                   end if;
                 when 7 => null;   -- done_mask: read again during S_READ
                 when 8 => settle <= unsigned(r_rdata(3 downto 0));
-                when 9 => idx <= unsigned(r_rdata(15 downto 0));
+                when 9 =>
+                  idx <= unsigned(r_rdata(15 downto 0));
+                  idx0 <= unsigned(r_rdata(15 downto 0));
                 when 10 => null;
                 when others =>   -- stamped
                   seq <= unsigned(r_rdata(7 downto 0));
@@ -790,7 +799,6 @@ begin
               end case;
             end if;
             if step = N_LOAD then
-              left <= count - 1;   -- a ring never holds more completed entries
               if kind = '0' then
                 st <= S_UPD;
                 step <= (others => '0');
@@ -926,7 +934,7 @@ begin
             -- inside the ring and the fields inside an entry
             -- (the stride and the fields were checked as the row loaded:
             -- cfg_bad; count = 0 makes idx_out)
-            if en = '0' or cfg_bad = '1' or idx_out = '1' or left = 0 then
+            if en = '0' or cfg_bad = '1' or idx_out = '1' or lim = '1' then
               st <= S_UPD;
               step <= (others => '0');
             else
@@ -941,7 +949,7 @@ begin
 
           when S_PLAN =>
             -- grow the burst by one entry while it stays within 16 words,
-            -- the 4 KiB page, the ring's end and the capture's allowance.
+            -- the 4 KiB page and the ring's end (lim stops the stamps).
             -- ne <= 16, so "ne < x" needs only x's low 5 bits beside x >= 32;
             -- with at most 16 words the burst can cross the page only from
             -- its last 16 words (daddr(9 downto 4) all ones)
@@ -951,7 +959,6 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             elsif (tail17(15 downto 5) /= 0 or ne < tail17(4 downto 0)) and
-               (left(15 downto 5) /= 0 or ne < left(4 downto 0)) and
                nb <= 16 and
                (daddr(9 downto 4) /= "111111" or resize(daddr(3 downto 0), 5) + nb(4 downto 0) <= 16) then
               ne <= ne + 1;
@@ -962,7 +969,6 @@ begin
               dv <= '1';
               dwr <= '0';
               d_len <= std_logic_vector(blen);
-              fnd <= '0';
               -- (with cause_en a takeover still wants its cause read)
               if cause_en = '0' then
                 rearm <= '0';
@@ -1019,7 +1025,7 @@ begin
               -- this clock (below), the decisions wait for it
               null;
             elsif nd = 0 and ps /= 0 and
-               ((alldone = '1' and left /= 0) or rearm = '1' or lft = '1') then
+               ((alldone = '1' and lim = '0') or (rearm = '1' and cause_en = '1') or again = '1') then
               -- the burst's stamps into the row before the next ring read
               -- (S_UPD counts them when the pass ends here)
               mu_run <= '1';
@@ -1029,7 +1035,7 @@ begin
               st <= S_CNT;
             elsif nd = 0 then
               -- every entry of the burst was done: the ring may hold more
-              if alldone = '1' and left /= 0 then
+              if alldone = '1' and lim = '0' then
                 st <= S_PLAN0;
               elsif rearm = '1' and cause_en = '1' then
                 -- the NIC's cause was set again by the capture taken over,
@@ -1037,16 +1043,18 @@ begin
                 -- the ring again for what completed meanwhile
                 step <= (others => '0');
                 st <= S_RCA;
-              elsif (rearm = '1' or lft = '1') and left /= 0 then
+              elsif again = '1' and lim = '0' then
                 -- A capture popped here may have been latched after the
                 -- ring read was served (the mark is drawn at the read's
-                -- boundary, words later): its entry was not seen, and no
-                -- capture may be left to start a pass that sees it. A
-                -- same-slot candidate still waiting is such a capture too
-                -- (every earlier one took its entry). Look again: a read
-                -- issued now sees their entries (docs/stamping.md 9,
-                -- "Session 8").
+                -- boundary, words later): its entry was not seen, and
+                -- unless a capture of the slot waits at the head (its pass
+                -- will read the ring), none may be left to start a pass
+                -- that sees it. A same-slot candidate still waiting is
+                -- such a capture too (every earlier one took its entry).
+                -- Look again: a read issued now sees their entries
+                -- (docs/stamping.md 9, "Session 8").
                 rearm <= '0';
+                lrr <= lft;
                 st <= S_PLAN0;
               else
                 st <= S_UPD;
@@ -1060,6 +1068,11 @@ begin
               mu_u <= (others => '0');
               mu_end <= to_unsigned(U_POP_LAST, 4);
               st <= S_CNT;
+            elsif lim = '1' then
+              -- count - 1 entries stamped: a burst may read past them, the
+              -- pass ends before any pop for an entry it will not stamp
+              step <= (others => '0');
+              st <= S_UPD;
             elsif fresh = '0' and same_next = '1' and head_old = '1' then
               -- a stale capture of this slot (its entry was stamped by an
               -- earlier pass): counted as empty, its time unused
@@ -1113,14 +1126,13 @@ begin
               else
                 -- count the stamp in the row (S_CNT), then on to S_CHK
                 any <= '1';
-                fnd <= '1';
+                lrr <= '0';
                 if nst(2) = '0' then nst <= nst + 1; end if;
                 if nsd(1) = '0' then nsd <= nsd + 1; end if;
                 ps <= ps + 1;
                 if fresh = '0' then pb <= pb + 1; end if;
                 fresh <= '0';
                 seq <= seq + 1;
-                left <= left - 1;
                 nd <= nd - 1;
                 if e_wrap = '1' then
                   -- back to the ring base: on the RAM output from the clock
@@ -1316,6 +1328,7 @@ begin
   end process;
 
   settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
+  lim <= '1' when idx + 1 = idx0 or (e_wrap = '1' and idx0 = 0) else '0';
   bulk <= nst(2);
   lw <= (others => '0') when fresh = '1' and e_wrap = '1' else
         idx + 1 when fresh = '1' else idx;

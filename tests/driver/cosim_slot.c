@@ -855,6 +855,39 @@ static void wrap48(struct ring *R)
 }
 
 /* Disabled: an MSI stamps nothing; re-programming works after disable. */
+/*
+ * Every entry of a ring done and unstamped (a NIC or driver gone wrong: a
+ * ring never holds more than count - 1 completed entries): one pass
+ * stamps count - 1 of them, from the index on, and stops before the entry
+ * just before the index (docs/stamping.md 3, "Never outside the ring").
+ */
+static void full_ring(unsigned slot)
+{
+	struct ring *R = ring_new(slot, 0x55aa0000ull, 6, 16, 0, 12, 1);
+	struct spx_slot_counters c;
+	unsigned long irq0 = irq_n[slot];
+	unsigned k, wrong = 0;
+	int err;
+
+	R->r.index = 2;
+	err = program(R);
+	for (k = 0; k < R->r.count; k++)
+		nic_complete(R, k);
+	nic_msi(slot, 0);
+	wait_irq(slot, irq0);
+	card_run_for(card, 2000.0);
+	spx_slot_read(&hw, slot, &c);
+	for (k = 0; k < R->r.count; k++)
+		wrong += R->stamps[k] != (k != 1);
+	TEST("slot-full-ring-stamps-count-less-one", !err && !wrong && c.index == 1 &&
+	     R->writes == R->r.count - 1,
+	     "err %d, %u entries wrong, %lu stamp writes, index %u", err, wrong, R->writes,
+	     c.index);
+	spx_slot_disable(&hw, slot);
+	ring_of[slot] = NULL;
+	ring_free(R);
+}
+
 static void disable(struct ring *R)
 {
 	unsigned long w0 = R->writes;
@@ -1020,6 +1053,8 @@ void slot_tests(void)
 	disable(A);
 	cause(B);
 	head(B);
+	if (hw.n_slots > 3)
+		full_ring(3);
 
 	for (i = 0; i < (int)SPX_MAX_SLOTS; i++)
 		ring_of[i] = NULL;
