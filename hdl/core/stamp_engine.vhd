@@ -298,7 +298,8 @@ architecture rtl of stamp_engine is
   -- the slot's row
   signal en, cause_en, head_en : std_logic;
   -- Pairing by count: the head read's state (hdue: a cause read wants
-  -- one; heq: its value U equals L = lw or the index, hlo: the index),
+  -- one; heq: its value U equals L (the index, + 1 for a fresh capture)
+  -- or the index, hlo: the index),
   -- and the decision of the pass's latest cause read: expect_v (the
   -- split entry k = U is known: the index then, + dplus) or amb (not
   -- known, or the read skipped: counted in ambiguous). nsd counts the
@@ -308,7 +309,6 @@ architecture rtl of stamp_engine is
   signal hbusy, hok, hskip, hdue, heq, hlo : std_logic;
   signal bulk    : std_logic;   -- this pass stamped 4 or more entries
   signal nst     : unsigned(2 downto 0);   -- its stamps, saturating at 4
-  signal lw      : unsigned(15 downto 0);
   signal expect_v, amb, dplus : std_logic;
   signal nsd     : unsigned(1 downto 0);
   -- ring base: the low word only as part of eaddr, the high word only in
@@ -357,6 +357,8 @@ architecture rtl of stamp_engine is
   -- burst words with one entry more (blen + sw), kept in step with blen
   -- (bus_clk's critical path ran through the addition, 63.9 MHz)
   signal nb      : unsigned(8 downto 0);
+  signal nb16, pg16 : std_logic;
+  signal pgsum   : unsigned(4 downto 0);
   signal idx_out : std_logic;                  -- idx >= count
   -- the field offset on the RAM output in S_LOAD (stamp_off, done_off)
   -- plus its length - 1 (1 for the stamp field) is not below the stride:
@@ -842,7 +844,7 @@ begin
                 step <= (others => '0');
                 st <= S_RHD;
               else
-                -- pairing by count: L = lw (the entries known completed
+                -- pairing by count: L (the entries known completed
                 -- before the cause read: the index, + 1 for a fresh
                 -- capture's own entry), U the head read after it (heq)
                 if hskip = '1' and head_en = '1' and cause_en = '1' then
@@ -959,8 +961,8 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             elsif (tail17(15 downto 5) /= 0 or ne < tail17(4 downto 0)) and
-               nb <= 16 and
-               (daddr(9 downto 4) /= "111111" or resize(daddr(3 downto 0), 5) + nb(4 downto 0) <= 16) then
+               nb16 = '1' and
+               (daddr(9 downto 4) /= "111111" or pg16 = '1') then
               ne <= ne + 1;
               -- (sw <= 15 here: nb <= 16)
               blen <= blen + resize(sw, 5);
@@ -1210,7 +1212,11 @@ begin
             -- entry's MSI (a TX completion's: L = idx + 1 overshoots)
             heq <= '0';
             hlo <= '0';
-            if unsigned(d_rd_data(15 downto 0)) = lw then
+            -- (L = lw, compared without a multiplexer in front: with a
+            -- stale capture L is the index, the elsif below; hlo then
+            -- says nothing, dplus ignores it)
+            if fresh = '1' and ((e_wrap = '1' and d_rd_data(15 downto 0) = x"0000") or
+                                (e_wrap = '0' and unsigned(d_rd_data(15 downto 0)) = idx + 1)) then
               heq <= '1';
             elsif unsigned(d_rd_data(15 downto 0)) = idx then
               heq <= '1';
@@ -1328,10 +1334,13 @@ begin
   end process;
 
   settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
+  -- nb <= 16 and the page's words left >= nb, written without a
+  -- comparison against a constant (Yosys makes those carry chains)
+  nb16 <= '1' when nb(8 downto 5) = 0 and (nb(4) = '0' or nb(3 downto 0) = 0) else '0';
+  pgsum <= resize(daddr(3 downto 0), 5) + nb(4 downto 0);
+  pg16 <= '1' when pgsum(4) = '0' or pgsum(3 downto 0) = 0 else '0';
   lim <= '1' when idx + 1 = idx0 or (e_wrap = '1' and idx0 = 0) else '0';
   bulk <= nst(2);
-  lw <= (others => '0') when fresh = '1' and e_wrap = '1' else
-        idx + 1 when fresh = '1' else idx;
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it
