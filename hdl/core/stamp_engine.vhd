@@ -343,9 +343,11 @@ architecture rtl of stamp_engine is
   signal mplier  : unsigned(7 downto 0);
   -- progress
   -- at most count - 1 stamps a pass (a ring never holds more completed
-  -- entries): the pass stops before the entry just before its first one
-  -- (lim), instead of counting down a 16-bit allowance from count - 1
-  signal idx0    : unsigned(15 downto 0);
+  -- entries): nleft counts down from count, lim = (nleft = 1) stops the
+  -- pass. No count - 1 at the load and no limit in the burst planning;
+  -- and no "idx + 1 = first index": that adder in front of S_CHK's
+  -- decisions cut bus_clk to 60.4 MHz
+  signal nleft   : unsigned(15 downto 0);
   signal lim     : std_logic;
   signal err     : std_logic;
   signal cause_ok : std_logic;
@@ -623,7 +625,7 @@ begin
         seq <= (others => '0');
         mcand <= (others => '0');
         mplier <= (others => '0');
-        idx0 <= (others => '0');
+        nleft <= (others => '0');
         err <= '0';
         cause_ok <= '0';
         cause_val <= (others => '0');
@@ -793,7 +795,6 @@ begin
                 when 8 => settle <= unsigned(r_rdata(3 downto 0));
                 when 9 =>
                   idx <= unsigned(r_rdata(15 downto 0));
-                  idx0 <= unsigned(r_rdata(15 downto 0));
                 when 10 => null;
                 when others =>   -- stamped
                   seq <= unsigned(r_rdata(7 downto 0));
@@ -801,6 +802,7 @@ begin
               end case;
             end if;
             if step = N_LOAD then
+              nleft <= count;
               if kind = '0' then
                 st <= S_UPD;
                 step <= (others => '0');
@@ -1135,6 +1137,7 @@ begin
                 if fresh = '0' then pb <= pb + 1; end if;
                 fresh <= '0';
                 seq <= seq + 1;
+                nleft <= nleft - 1;
                 nd <= nd - 1;
                 if e_wrap = '1' then
                   -- back to the ring base: on the RAM output from the clock
@@ -1339,7 +1342,7 @@ begin
   nb16 <= '1' when nb(8 downto 5) = 0 and (nb(4) = '0' or nb(3 downto 0) = 0) else '0';
   pgsum <= resize(daddr(3 downto 0), 5) + nb(4 downto 0);
   pg16 <= '1' when pgsum(4) = '0' or pgsum(3 downto 0) = 0 else '0';
-  lim <= '1' when idx + 1 = idx0 or (e_wrap = '1' and idx0 = 0) else '0';
+  lim <= '1' when nleft = 1 else '0';
   bulk <= nst(2);
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
