@@ -63,7 +63,7 @@ begin
               pps_locked => pps_locked);
 
   to_tb : entity work.cdc_handshake
-    generic map (WIDTH => MSG_W)
+    generic map (WIDTH => MSG_W, KEEP => false)   -- clock_regs holds msg (MACK)
     port map (a_clk => bus_clk, a_rst => bus_rst, a_valid => a_msg_valid,
               a_data => a_msg, a_ready => a_msg_ready,
               b_clk => tb_clk, b_rst => tb_rst, b_ready => b_msg_ready,

@@ -116,15 +116,16 @@ architecture rtl of clock_tb_domain is
   -- perout_gen's period and width writes (session 7: they live in its
   -- operand RAMs, not in 64 flip-flops here). The message's address is
   -- decoded a clock early into po_is_per/po_is_wid (loaded every clock, no
-  -- reset needed): the crossing's holding register is stable for two
-  -- tb_clk before its strobe (cdc_handshake), so the write enables are
+  -- reset needed): the message is stable for two tb_clk before its
+  -- strobe (cdc_handshake), so the write enables are
   -- msg_valid AND a flip-flop. (Decoded from the message in the strobe's
   -- clock, msg_valid -> 5 LUT levels -> the RAM's write enable was the
   -- worst tb_clk path of the placed card, 8.0 ns, 125.69 MHz.)
-  -- perout_gen takes msg's high half a clock after the strobe: the
-  -- crossing holds msg for at least 3 tb_clk after its strobe (its holding
-  -- register changes only after the acknowledge has crossed back through
-  -- two bus-clock flip-flops)
+  -- perout_gen takes msg's high half a clock after the strobe: msg is
+  -- held for at least 3 tb_clk after its strobe (since session 8 by
+  -- clock_regs, which changes it only after the acknowledge has crossed
+  -- back through two bus-clock flip-flops: state MACK; the crossing keeps
+  -- no copy)
   signal po_is_per, po_is_wid : std_logic := '0';
   signal po_wr_period, po_wr_width : std_logic;
   signal po_arm, po_en : std_logic := '0';
