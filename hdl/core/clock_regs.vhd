@@ -666,8 +666,8 @@ begin
                   -- one command per write, set before adjust before period
                   if unsigned(reg_wdata(31 downto 3)) /= 0 then badf <= '1'; end if;
                   if reg_wdata(CLOCK_CTRL_SET_LSB) = '1' then
-                    cmd <= C_SET; wr(SL_CMD, X_CMD);
-                    send(M_SET_LO, M_SET_FRAC, '1');
+                    -- M_SET_FRAC is the command (clock_tb_domain go_set)
+                    send(M_SET_LO, M_SET_FRAC, '0');
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_ADJUST_LSB) = '1' then
                     cmd <= C_ADJUST; wr(SL_CMD, X_CMD); servo_step <= '0';
@@ -767,7 +767,7 @@ begin
           if cmd = C_ADJUST then
             send(M_ADJ_LO, M_ADJ_HI, '1');
           else
-            send(M_PER_NS, M_PER_FRAC, '1');
+            send(M_PER_NS, M_PER_FRAC, '0');   -- M_PER_FRAC starts it
           end if;
           st <= PICK;
 
