@@ -44,24 +44,24 @@ end entity;
 architecture rtl of clock_tb_domain is
   signal time_ns   : unsigned(63 downto 0);
   -- Snapshot: the timebase's fraction chunks are not aligned to time_ns
-  -- (that took 144 flip-flops). frac_cap takes each fraction chunk as the
-  -- adders hold it (frac_skew: chunk 1 one clock behind chunk 0): chunk 0
-  -- in the snapshot's start clock S, chunk 1 in S + 1 (its freeze runs a
-  -- clock behind, snap_act_d), both of step S; that step's ns is aligned
-  -- at S + SNAP_LEAD (96 / TB_W - 1: 5), when the first word (time_ns
-  -- 31..0) is offered and ns 63..32 of that clock latched (snap_hi) for
-  -- the second. (Until session 8 frac_cap took the timebase's frac_early,
-  -- whose chunk 0 is a clock late through 16 lone flip-flops, and
-  -- SNAP_LEAD was 4; session 6 tried this and undid it because the clock
-  -- read one tb_clk later fell into the stamp engine's pairing race, which
-  -- pairing by count closed in session 7.) The third word, the fraction, leaves through snap_hi too: it takes
-  -- frac_cap once the second word is out, so the answer multiplexer has
-  -- one source for both. It starts only when the crossing is free and no
-  -- other answer is under way, so the crossing is still free then and
-  -- takes the word in that clock.
+  -- (that took 144 flip-flops); frac_early runs SNAP_LEAD clocks ahead of
+  -- time_ns, so a snapshot latches it (frac_cap) and offers its first word
+  -- (time_ns 31..0) exactly SNAP_LEAD clocks later, latching ns 63..32 of
+  -- that clock (snap_hi) for its second. The third word, the fraction,
+  -- leaves through snap_hi too: it takes frac_cap once the second word is
+  -- out, so the answer multiplexer has one source for both. It starts only
+  -- when the crossing is free and no other answer is under way, so the
+  -- crossing is still free then and takes the word in that clock.
+  -- (Taking the fraction from the timebase's frac_skew instead, chunk 1 a
+  -- clock after chunk 0, saves the 16 flip-flops that delay frac_early's
+  -- chunk 0 but makes SNAP_LEAD 5: a clock read one tb_clk later. That
+  -- passed every clock-core test but moved the co-simulation's bus timing
+  -- into the stamp engine's open pairing race (docs/stamping-results.md,
+  -- 'A mis-pairing': test-cosim slot-line-rate-one-stamp-per-entry
+  -- failed), so it waits for that fix.)
   constant TB_W : positive := 16;
-  constant SNAP_LEAD : positive := 96 / TB_W - 1;   -- >= 2: see rv
-  signal frac_skew, frac_cap : unsigned(31 downto 0) := (others => '0');
+  constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;   -- >= 2: see rv
+  signal frac_early, frac_cap : unsigned(31 downto 0) := (others => '0');
   signal snap_hi : unsigned(31 downto 0) := (others => '0');
   signal time_skew : unsigned(63 downto 0);   -- perout_gen's compare reads these
   signal snap_sh : std_logic_vector(SNAP_LEAD - 1 downto 0) := (others => '0');
@@ -69,7 +69,7 @@ architecture rtl of clock_tb_domain is
   -- (busy, its kind and word number: the word's destination) and the word's
   -- valid flag rv, all flip-flops; sent: the crossing took a word in the
   -- clock before, so the next word (or the end) is chosen now.
-  signal busy, rv, sent, snap_act, snap_act_d : std_logic := '0';
+  signal busy, rv, sent, snap_act : std_logic := '0';
   -- the crossing's ready a clock ago: with no take since (sent = 0) and
   -- none now (rv = 0) the crossing is free now. The snapshot's start
   -- decision uses it instead of resp_ready, which carries tb_rst: tb_rst's
@@ -182,8 +182,8 @@ begin
     generic map (W => TB_W, ADJ_FRAC => false)   -- adjust is whole ns (M_ADJ_LO/HI)
     port map (clk => clk, rst => rst, cmd_valid => tb_valid, cmd_op => tb_op,
               cmd_data => tb_data, cmd_ready => tb_ready, time_ns => time_ns,
-              time_frac => open, frac_early => open, time_skew => time_skew,
-              frac_skew => frac_skew, period => open);
+              time_frac => open, frac_early => frac_early, time_skew => time_skew,
+              frac_skew => open, period => open);
 
   msg_ready <= tb_ready and not tb_valid and not ((go_set or go_per) and not go_done);
   -- the command word is the staging register and the waiting message: neither
@@ -303,23 +303,19 @@ begin
         glitches <= glitches + 1;
       end if;
 
-      -- snapshot: fraction now (chunk 1 in the next clock), the first word
-      -- SNAP_LEAD clocks later; only when the crossing is free, takes
-      -- nothing in this clock and no other answer is under way (frac_cap
-      -- follows frac_skew whenever no snapshot is under way, so it holds
-      -- the start clock's step: its 32 enables do not hang on the start
-      -- decision, which was a 8.8 ns tb_clk path at seed 2)
-      snap_act_d <= snap_act;
+      -- snapshot: fraction now, the first word SNAP_LEAD clocks later; only
+      -- when the crossing is free, takes nothing in this clock and no other
+      -- answer is under way (frac_cap follows frac_early whenever no
+      -- snapshot or event answer is under way, so it holds the start
+      -- clock's value: its 32 enables do not hang on the start decision,
+      -- which was a 8.8 ns tb_clk path at seed 2)
       ev_ld <= '0';
       if ev_ld = '1' then
         -- busy with an event answer: no snapshot under way
         frac_cap <= unsigned(fq_entry(63 downto 32));
       else
         if snap_act = '0' and ev_act = '0' then
-          frac_cap(TB_W - 1 downto 0) <= frac_skew(TB_W - 1 downto 0);
-        end if;
-        if snap_act_d = '0' and ev_act = '0' then
-          frac_cap(31 downto TB_W) <= frac_skew(31 downto TB_W);
+          frac_cap <= frac_early;
         end if;
       end if;
       snap_sh <= snap_sh(SNAP_LEAD - 2 downto 0) & '0';
@@ -384,7 +380,7 @@ begin
       if rst_q = '1' then
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         snap_sh <= (others => '0');
-        busy <= '0'; rv <= '0'; sent <= '0'; snap_act <= '0'; snap_act_d <= '0';
+        busy <= '0'; rv <= '0'; sent <= '0'; snap_act <= '0';
         pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
         ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
