@@ -13,7 +13,14 @@ library ieee;
 use ieee.std_logic_1164.all;
 
 entity cdc_handshake is
-  generic (WIDTH : positive := 32);
+  generic (
+    WIDTH : positive := 32;
+    -- false: no holding register; b_data is a_data itself, so A must keep
+    -- a_data unchanged from the clock it is taken until a_ready is 1
+    -- again (clock_regs' message: its RAM read register and message
+    -- number are held that long anyway, and a copy of them cost a logic
+    -- cell per bit). a_alt/a_data_alt are then unused.
+    KEEP  : boolean := true);
   port (
     a_clk   : in  std_logic;
     a_rst   : in  std_logic;
@@ -50,7 +57,9 @@ begin
       if a_rst = '1' then
         req <= ack_a;              -- idle: req equals the returned ack
       elsif a_valid = '1' and req = ack_a then
-        if a_alt = '1' then
+        if not KEEP then
+          null;
+        elsif a_alt = '1' then
           hold <= a_data_alt;
         else
           hold <= a_data;
@@ -80,6 +89,6 @@ begin
   end process;
   b_valid <= b_stb;
   b_pending <= '1' when req_b /= req_b_seen and b_rst = '0' else '0';
-  b_data  <= hold;
+  b_data  <= hold when KEEP else a_data;
 end architecture;
 

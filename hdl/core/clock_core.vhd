@@ -43,7 +43,7 @@ architecture rtl of clock_core is
   -- c+2 (two synchroniser flops); measured by tb_clock_core's perout loopback
   constant CAPTURE_DELAY : natural := 2;
   constant PEROUT_DELAY  : natural := 2;
-  signal a_msg_valid, a_msg_ready, b_msg_valid, b_msg_ready : std_logic;
+  signal a_msg_valid, a_msg_ready, b_msg_valid, b_msg_ready, b_msg_pend : std_logic;
   signal a_msg, b_msg : std_logic_vector(MSG_W - 1 downto 0);
   signal t_resp_valid, t_resp_ready, b_resp_pend, b_resp_take : std_logic;
   signal t_resp, t_resp_alt_data, b_resp : std_logic_vector(RESP_W - 1 downto 0);
@@ -63,11 +63,11 @@ begin
               pps_locked => pps_locked);
 
   to_tb : entity work.cdc_handshake
-    generic map (WIDTH => MSG_W)
+    generic map (WIDTH => MSG_W, KEEP => false)   -- clock_regs holds msg (MACK)
     port map (a_clk => bus_clk, a_rst => bus_rst, a_valid => a_msg_valid,
               a_data => a_msg, a_ready => a_msg_ready,
               b_clk => tb_clk, b_rst => tb_rst, b_ready => b_msg_ready,
-              b_valid => b_msg_valid, b_pending => open, b_data => b_msg);
+              b_valid => b_msg_valid, b_pending => b_msg_pend, b_data => b_msg);
 
   to_bus : entity work.cdc_handshake
     generic map (WIDTH => RESP_W)
@@ -79,7 +79,7 @@ begin
 
   tbd : entity work.clock_tb_domain
     generic map (N_EVENTS => N_EVENTS, FIFO_LOG2 => FIFO_LOG2, CLK_HZ => CLK_HZ)
-    port map (clk => tb_clk, rst => tb_rst, msg_valid => b_msg_valid, msg => b_msg,
+    port map (clk => tb_clk, rst => tb_rst, msg_valid => b_msg_valid, msg_pend => b_msg_pend, msg => b_msg,
               msg_ready => b_msg_ready, resp_valid => t_resp_valid, resp => t_resp,
               resp_alt => t_resp_alt, resp_data_alt => t_resp_alt_data,
               resp_ready => t_resp_ready, us_toggle => us_t, ev_pending => ev_pend_t,

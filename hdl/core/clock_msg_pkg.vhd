@@ -16,6 +16,9 @@ package clock_msg_pkg is
   subtype msg_addr_t is natural range 0 to 31;
   constant M_SET_LO    : msg_addr_t := 0;
   constant M_SET_HI    : msg_addr_t := 1;
+  -- M_SET_FRAC and M_PER_FRAC are the SET and PERIOD commands themselves
+  -- (session 8): sent last, the timebase starts on them while they wait in
+  -- the crossing and reads their word there (clock_tb_domain go_*)
   constant M_SET_FRAC  : msg_addr_t := 2;
   constant M_ADJ_LO    : msg_addr_t := 3;
   constant M_ADJ_HI    : msg_addr_t := 4;
@@ -32,6 +35,8 @@ package clock_msg_pkg is
   constant M_PO_ARM    : msg_addr_t := 15;  -- bit 0 enable
   constant M_PPS_MINW  : msg_addr_t := 16;  -- pps.min_width (15..0)
 
+  -- C_SET and C_PERIOD are no longer sent (their fraction message starts
+  -- them); clock_regs still writes C_PERIOD into SL_CMD on the way
   constant C_SET      : natural := 0;
   constant C_ADJUST   : natural := 1;
   constant C_PERIOD   : natural := 2;

@@ -404,7 +404,7 @@ architecture rtl of clock_regs is
 
   -- the sequencer
   type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
-                E1, E2, E3, CMDW, G1, G2, STL2, STL3, MSGW);
+                E1, E2, E3, CMDW, G1, G2, STL2, STL3, MSGW, MACK);
   signal st : st_t := INIT;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
@@ -666,8 +666,8 @@ begin
                   -- one command per write, set before adjust before period
                   if unsigned(reg_wdata(31 downto 3)) /= 0 then badf <= '1'; end if;
                   if reg_wdata(CLOCK_CTRL_SET_LSB) = '1' then
-                    cmd <= C_SET; wr(SL_CMD, X_CMD);
-                    send(M_SET_LO, M_SET_FRAC, '1');
+                    -- M_SET_FRAC is the command (clock_tb_domain go_set)
+                    send(M_SET_LO, M_SET_FRAC, '0');
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_ADJUST_LSB) = '1' then
                     cmd <= C_ADJUST; wr(SL_CMD, X_CMD); servo_step <= '0';
@@ -767,7 +767,7 @@ begin
           if cmd = C_ADJUST then
             send(M_ADJ_LO, M_ADJ_HI, '1');
           else
-            send(M_PER_NS, M_PER_FRAC, '1');
+            send(M_PER_NS, M_PER_FRAC, '0');   -- M_PER_FRAC starts it
           end if;
           st <= PICK;
 
@@ -801,6 +801,16 @@ begin
         when FETCH =>
           st <= OFFER;
         when OFFER =>
+          if msg_ready = '1' then
+            st <= MACK;
+          end if;
+        -- The crossing keeps no copy of the word (session 8: its 37-bit
+        -- holding register were flip-flops fed straight from ram_q and
+        -- k_r, one logic cell each): the timebase domain reads msg itself
+        -- until its acknowledge is back, which is when msg_ready rises
+        -- again. So k_r, rslot and the RAM word stay as they are until
+        -- then (no write here), and only then does the next message start.
+        when MACK =>
           if msg_ready = '1' then
             st <= PICK;
             if k_r /= m_last then

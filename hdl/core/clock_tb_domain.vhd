@@ -20,6 +20,9 @@ entity clock_tb_domain is
     clk        : in  std_logic;
     rst        : in  std_logic;
     msg_valid  : in  std_logic;
+    -- a message waits in the crossing (cdc_handshake b_pending): msg is
+    -- stable and stays so until msg_ready takes it
+    msg_pend   : in  std_logic;
     msg        : in  std_logic_vector(MSG_W - 1 downto 0);
     msg_ready  : out std_logic;
     resp_valid : out std_logic;
@@ -55,7 +58,9 @@ architecture rtl of clock_tb_domain is
   -- passed every clock-core test but moved the co-simulation's bus timing
   -- into the stamp engine's open pairing race (docs/stamping-results.md,
   -- 'A mis-pairing': test-cosim slot-line-rate-one-stamp-per-entry
-  -- failed), so it waits for that fix.)
+  -- failed), so it waits for that fix. Session 8 tried it again on top of
+  -- session 7's pairing by count: the same test still fails, 1 of 150
+  -- entries not stamped once, so the race is not closed.)
   constant TB_W : positive := 16;
   constant SNAP_LEAD : positive := 96 / TB_W - 32 / TB_W;   -- >= 2: see rv
   signal frac_early, frac_cap : unsigned(31 downto 0) := (others => '0');
@@ -106,7 +111,19 @@ architecture rtl of clock_tb_domain is
   -- The periodic output's start time is staged here too (bits 95..32):
   -- clock_regs sends start, period, width and arm in one burst that no
   -- timebase command can interleave, and perout_gen reads it only on arm.
-  signal stage_r   : std_logic_vector(95 downto 0) := (others => '0');
+  -- Session 8: the fraction (bits 31..0: SET's and PERIOD's) is not
+  -- staged. Its message is the command itself: while M_SET_FRAC or
+  -- M_PER_FRAC waits in the crossing (msg_pend) the timebase is started
+  -- on it and reads bits 31..0 straight from msg; msg_ready stays low
+  -- until the command is through (go_done and the timebase idle again),
+  -- so the word stays put in the crossing that long, and only then is it
+  -- taken (and otherwise ignored). 32 lone flip-flops fewer, and SET and
+  -- PERIOD need no M_CMD message after their data.
+  signal stage_r   : std_logic_vector(95 downto 32) := (others => '0');
+  -- the waiting message is M_SET_FRAC / M_PER_FRAC, decoded from msg a
+  -- clock ahead (msg is stable two clocks before msg_pend rises), and its
+  -- command has been started
+  signal go_set, go_per, go_done : std_logic := '0';
 
   -- the PPS capture's configuration (pps.ctrl and pps.min_width as written)
   signal pps_en, pps_fall : std_logic := '0';
@@ -116,15 +133,16 @@ architecture rtl of clock_tb_domain is
   -- perout_gen's period and width writes (session 7: they live in its
   -- operand RAMs, not in 64 flip-flops here). The message's address is
   -- decoded a clock early into po_is_per/po_is_wid (loaded every clock, no
-  -- reset needed): the crossing's holding register is stable for two
-  -- tb_clk before its strobe (cdc_handshake), so the write enables are
+  -- reset needed): the message is stable for two tb_clk before its
+  -- strobe (cdc_handshake), so the write enables are
   -- msg_valid AND a flip-flop. (Decoded from the message in the strobe's
   -- clock, msg_valid -> 5 LUT levels -> the RAM's write enable was the
   -- worst tb_clk path of the placed card, 8.0 ns, 125.69 MHz.)
-  -- perout_gen takes msg's high half a clock after the strobe: the
-  -- crossing holds msg for at least 3 tb_clk after its strobe (its holding
-  -- register changes only after the acknowledge has crossed back through
-  -- two bus-clock flip-flops)
+  -- perout_gen takes msg's high half a clock after the strobe: msg is
+  -- held for at least 3 tb_clk after its strobe (since session 8 by
+  -- clock_regs, which changes it only after the acknowledge has crossed
+  -- back through two bus-clock flip-flops: state MACK; the crossing keeps
+  -- no copy)
   signal po_is_per, po_is_wid : std_logic := '0';
   signal po_wr_period, po_wr_width : std_logic;
   signal po_arm, po_en : std_logic := '0';
@@ -169,13 +187,14 @@ begin
               time_frac => open, frac_early => frac_early, time_skew => time_skew,
               frac_skew => open, period => open);
 
-  msg_ready <= tb_ready and not tb_valid;
-  -- the command word is the staging register itself: it cannot change while
-  -- the command is in flight because no message is taken until tb_ready.
+  msg_ready <= tb_ready and not tb_valid and not ((go_set or go_per) and not go_done);
+  -- the command word is the staging register and the waiting message: neither
+  -- can change while the command is in flight because no message is taken
+  -- until tb_ready.
   -- Layout: SET ns(95..32) frac(31..0); ADJUST ns(95..32) (the timebase
-  -- ignores the fraction: ADJ_FRAC false);
+  -- ignores the fraction: ADJ_FRAC false, so M_CMD's word there is harmless);
   -- PERIOD ns(39..32) frac(31..0) (the timebase ignores bits 95..40).
-  tb_data <= stage_r;
+  tb_data <= stage_r & msg(31 downto 0);
 
   decode : process (clk)
     variable a : msg_addr_t;
@@ -238,7 +257,7 @@ begin
           -- word goes in unmasked (no multiplexer on bits 63..40)
           when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => stage_r(63 downto 32) <= d;
           when M_SET_HI | M_ADJ_HI | M_PO_HI => stage_r(95 downto 64) <= d;
-          when M_SET_FRAC | M_PER_FRAC => stage_r(31 downto 0) <= d;
+          when M_SET_FRAC | M_PER_FRAC => null;   -- used while it waited (go_*)
           when M_PPS_CFG   => pps_en <= d(0) or d(1); pps_fall <= d(2);
           when M_PPS_MINW  => pps_minw <= unsigned(d(15 downto 0));
           when M_EV_CFG    => ev_cfg <= d;
@@ -246,12 +265,9 @@ begin
           when M_PO_PERIOD | M_PO_WIDTH => null;   -- po_wr_* below
           when M_PO_ARM    => po_arm <= '1'; po_en <= d(0);
           when M_CMD =>
-            if d(C_SET) = '1' then
-              tb_valid <= '1'; tb_op <= "00";
-            elsif d(C_ADJUST) = '1' then
+            -- (SET and PERIOD start on their fraction's message: go_*)
+            if d(C_ADJUST) = '1' then
               tb_valid <= '1'; tb_op <= "01";
-            elsif d(C_PERIOD) = '1' then
-              tb_valid <= '1'; tb_op <= "10";
             end if;
             if d(C_SNAPSHOT) = '1' then
               snap_pend <= '1';     -- the time is taken below
@@ -264,6 +280,21 @@ begin
             end if;
           when others => null;
         end case;
+      end if;
+
+      -- SET / PERIOD on the waiting fraction message (see stage_r); a
+      -- message is taken only with msg_ready, never in a clock with
+      -- msg_pend and this start
+      if msg_valid = '1' then
+        go_done <= '0';
+      elsif msg_pend = '1' and (go_set or go_per) = '1' and go_done = '0' and
+            tb_ready = '1' then
+        tb_valid <= '1'; go_done <= '1';
+        if go_set = '1' then
+          tb_op <= "00";
+        else
+          tb_op <= "10";
+        end if;
       end if;
 
       if fq_valid = '1' then
@@ -357,6 +388,7 @@ begin
         pps_is_stamp <= '0';
         ev_ld <= '0'; ev_act <= '0';
         glitches <= (others => '0');
+        go_done <= '0';
       end if;
     end if;
   end process;
@@ -387,6 +419,16 @@ begin
         po_is_wid <= '1';
       else
         po_is_wid <= '0';
+      end if;
+      if to_integer(unsigned(msg(36 downto 32))) = M_SET_FRAC then
+        go_set <= '1';
+      else
+        go_set <= '0';
+      end if;
+      if to_integer(unsigned(msg(36 downto 32))) = M_PER_FRAC then
+        go_per <= '1';
+      else
+        go_per <= '0';
       end if;
     end if;
   end process;

@@ -25,7 +25,7 @@ architecture sim of tb_clock_tb_domain is
   constant SET_FRAC : std_logic_vector(31 downto 0) := x"9ABCDEF0";
   signal clk : std_logic := '0';
   signal rst : std_logic := '1';
-  signal msg_valid, msg_ready : std_logic := '0';
+  signal msg_valid, msg_ready, msg_pend : std_logic := '0';
   signal msg : std_logic_vector(MSG_W - 1 downto 0) := (others => '0');
   signal resp_valid, resp_alt : std_logic;
   signal resp, resp_data_alt : std_logic_vector(RESP_W - 1 downto 0);
@@ -50,7 +50,7 @@ begin
 
   dut : entity work.clock_tb_domain
     generic map (N_EVENTS => 2, FIFO_LOG2 => 4, CLK_HZ => 125_000_000)
-    port map (clk => clk, rst => rst, msg_valid => msg_valid, msg => msg,
+    port map (clk => clk, rst => rst, msg_valid => msg_valid, msg_pend => msg_pend, msg => msg,
               msg_ready => msg_ready, resp_valid => resp_valid, resp => resp,
               resp_alt => resp_alt, resp_data_alt => resp_data_alt,
               resp_ready => resp_ready, us_toggle => open, ev_pending => open,
@@ -100,12 +100,18 @@ begin
 
     procedure send (a : msg_addr_t; d : std_logic_vector(31 downto 0)) is
     begin
-      -- as the crossing does: the word is stable two clocks before its
-      -- strobe and three after it
-      wait until rising_edge(clk) and msg_ready = '1';
+      -- as the crossing does: the word is stable two clocks before it is
+      -- pending, waits (msg_pend) until a clock edge with msg_ready takes
+      -- it (msg_valid in the clock after), and stays three clocks more
       msg <= std_logic_vector(to_unsigned(a, 5)) & d;
       wait until rising_edge(clk);
       wait until rising_edge(clk);
+      msg_pend <= '1';
+      loop
+        wait until rising_edge(clk);
+        exit when msg_ready = '1';
+      end loop;
+      msg_pend <= '0';
       msg_valid <= '1';
       wait until rising_edge(clk);
       msg_valid <= '0';
@@ -131,8 +137,7 @@ begin
     -- the high word (0x12) shows
     send(M_SET_HI, std_logic_vector(SET_NS(63 downto 32)));
     send(M_SET_LO, std_logic_vector(SET_NS(31 downto 0)));
-    send(M_SET_FRAC, SET_FRAC);
-    send(M_CMD, bitv(C_SET));
+    send(M_SET_FRAC, SET_FRAC);      -- the SET command itself (session 8)
     send(M_EV_CFG, x"00000001");
     -- ten events into the FIFO
     for i in 1 to 10 loop
