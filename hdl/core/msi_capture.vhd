@@ -112,7 +112,6 @@ architecture rtl of msi_capture is
   constant BUILT : flag16_t := built_slots;   -- db_slot's slot exists
 
   -- bus side: entries announced, room, lost counts
-  signal toggle   : std_logic;
   signal flipped  : std_logic;                 -- the toggle flipped last clock
   signal ann_ptr  : ptr_t;                     -- entries announced
   signal full     : std_logic;                 -- registered, see below
@@ -128,6 +127,7 @@ architecture rtl of msi_capture is
   signal hit      : std_logic_vector(N_SLOTS - 1 downto 0);
   signal lost_hit : unsigned(7 downto 0);
   signal lost_inc : unsigned(7 downto 0);
+  signal lost_sat : std_logic;
   -- the meta write, in the clock of the doorbell or loss report
   signal mwe      : std_logic;
   signal mwd      : std_logic_vector(MW - 1 downto 0);
@@ -144,6 +144,7 @@ architecture rtl of msi_capture is
   signal empty     : std_logic;
   signal popping   : std_logic;
   signal ra        : unsigned(FIFO_LOG2 - 1 downto 0);
+  signal rd_nxt    : ptr_t;
   signal tq        : std_logic_vector(47 downto 0);
   signal mq        : std_logic_vector(MW - 1 downto 0);
 begin
@@ -190,14 +191,16 @@ begin
     end loop;
     lost_hit <= v;
   end process;
-  lost_inc <= lost_hit when lost_hit = 255 else lost_hit + 1;
+  -- saturation as the incrementer's carry in, not a choice after it:
+  -- Yosys builds `x + 1` and a multiplexer behind it (8 LUTs more)
+  lost_sat <= '1' when lost_hit = 255 else '0';
+  lost_inc <= lost_hit + unsigned'("" & not lost_sat);
 
   bus_in : process (bus_clk)
     variable nxt : ptr_t;
   begin
     if rising_edge(bus_clk) then
       if bus_rst = '1' then
-        toggle <= '0';
         flipped <= '0';
         ann_ptr <= (others => '0');
         full <= '0';
@@ -205,11 +208,9 @@ begin
         lnz <= (others => '0');
       else
         flipped <= take or rep;
-        nxt := ann_ptr;
-        if take = '1' or rep = '1' then
-          toggle <= not toggle;
-          nxt := ann_ptr + 1;
-        end if;
+        -- the entry as the carry in (one LUT a bit, no choice behind an
+        -- incrementer); its lowest bit is the toggle that crosses
+        nxt := ann_ptr + unsigned'("" & (take or rep));
         ann_ptr <= nxt;
         -- full for the next clock: the entries announced then against the
         -- ones read by now; a pop in this clock is seen a clock late, so
@@ -255,7 +256,9 @@ begin
 
   ---------------------------------------------------------------------------
   -- timebase domain: one entry's time per toggle flip
-  tsync : entity work.sync_bit port map (clk => tb_clk, din => toggle, dout => t_sync);
+  -- the toggle is ann_ptr(0), a flip-flop that flips once per entry (a
+  -- toggle flip-flop of its own held the same state)
+  tsync : entity work.sync_bit port map (clk => tb_clk, din => ann_ptr(0), dout => t_sync);
 
   twe <= t_sync xor t_prev;
 
@@ -294,16 +297,18 @@ begin
 
   empty <= '1' when rd_ptr = from_gray(wr_gray_s) else '0';
   popping <= cap_pop and not empty;
-  ra <= rd_ptr(FIFO_LOG2 - 1 downto 0) + 1 when popping = '1'
-        else rd_ptr(FIFO_LOG2 - 1 downto 0);
+  -- the read address and rd_ptr's next value from one adder with the pop
+  -- as carry in (was an incrementer for each and a choice: 8 cells more)
+  rd_nxt <= rd_ptr + unsigned'("" & popping);
+  ra <= rd_nxt(FIFO_LOG2 - 1 downto 0);
 
   rd_ctl : process (bus_clk)
   begin
     if rising_edge(bus_clk) then
       if bus_rst = '1' then
         rd_ptr <= (others => '0');
-      elsif popping = '1' then
-        rd_ptr <= rd_ptr + 1;
+      else
+        rd_ptr <= rd_nxt;
       end if;
     end if;
   end process;
