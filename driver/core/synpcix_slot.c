@@ -435,10 +435,7 @@ int spx_slot_program(struct spx_hw *hw, unsigned int slot,
 	WR(hw, MSI_SLOTS, CAUSE_ADDR_HI, r->cause_en ? (u32)(r->cause_addr >> 32) : 0);
 	/*
 	 * Always, also 0: a ring without a head address must not inherit an
-	 * earlier ring's (the card reads it only with head_en). Session 7
-	 * wrote it only when set, because the one extra window write shifted
-	 * the line-rate burst onto an engine defect (docs/stamping.md 9,
-	 * "Session 8"), now fixed.
+	 * earlier ring's (the card reads it only with head_en).
 	 */
 	WR(hw, MSI_SLOTS, HEAD_ADDR_LO, (u32)r->head_addr);
 	WR(hw, MSI_SLOTS, INDEX, r->index);
