@@ -162,14 +162,16 @@ fi
 # error = stamp - (C0 + (V - V_reset) / SCALE), in card ns.
 if grep -q '^rxstamp ' "$RES"; then
 	cp "$OUT/rxlog.txt" "$OUT/timelog.txt" "$SUITE_LOG_DIR/" 2>/dev/null
-	awk -v scale="$SCALE" '
+	rm -f "$OUT/rxstamp-outside.txt"
+	awk -v scale="$SCALE" -v elo_b="$E1000_ERR_LO" -v ehi_b="$E1000_ERR_HI" \
+		-v detail="$OUT/rxstamp-outside.txt" '
 	{ sub(/\r$/, "") }	# the result channel is a serial port (CR LF)
 	FILENAME ~ /timelog/ { if ($1 == "reset") { vr = $2; c0 = $3; have = 1 }; next }
 	FILENAME ~ /rxlog/ {
 		if ($1 == "reset") next
 		# the MSI that announced a frame: the first one logged after it
-		if ($1 == "msi") { for (k in pend) vm[k] = $2; delete pend; next }
-		k = $2 " " $3; n[k]++; v[k] = $1; pend[k] = 1; next
+		if ($1 == "msi") { for (k in pend) vm[k] = $2; delete pend; lastm = $2; next }
+		k = $2 " " $3; n[k]++; v[k] = $1; pend[k] = 1; vp[k] = lastm; next
 	}
 	$1 == "rxstamp" {
 		k = $3 " " $4; tot++
@@ -179,6 +181,13 @@ if grep -q '^rxstamp ' "$RES"; then
 		if (!m || e < lo) lo = e
 		if (!m || e > hi) hi = e
 		m++; sum += e; es[m] = e
+		# a stamp outside the bound: where the MSIs around its frame were
+		# (card ns; the card stamps MSIs, so a stamp before its frame is
+		# the time of an MSI before it)
+		if (e < elo_b || e > ehi_b)
+			printf "frame %d (%s bytes): error %.0f ns; MSI before the frame %s, after it %s\n", m, $3, e,
+				(vp[k] != "" ? sprintf("%.0f ns earlier", (v[k] - vp[k]) / scale) : "none"),
+				(k in vm ? sprintf("%.0f ns later", (vm[k] - v[k]) / scale) : "none") >detail
 		if (k in vm) {
 			f = $2 - (c0 + (vm[k] - vr) / scale)
 			if (!mm || f < mlo) mlo = f
@@ -204,6 +213,7 @@ if grep -q '^rxstamp ' "$RES"; then
 		t_pass e1000spx-stamp-error-bound
 	else
 		t_fail e1000spx-stamp-error-bound "error $elo .. $ehi ns not in [$E1000_ERR_LO, $E1000_ERR_HI]"
+		sed 's/^/    | /' "$OUT/rxstamp-outside.txt" 2>/dev/null
 	fi
 	# the card's own path (doorbell write -> latch, minus the driver's
 	# nominal latch latency), end to end through QEMU: docs/e1000.md
