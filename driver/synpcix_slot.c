@@ -306,10 +306,26 @@ int synpcix_slot_irq_mask(struct synpcix_slot *h, bool masked)
 }
 EXPORT_SYMBOL_GPL(synpcix_slot_irq_mask);
 
-/* NIC cause bits the card read (and so cleared in the NIC) since last call. */
+/**
+ * synpcix_slot_cause_acc - NIC cause bits the card read since the last call
+ * @h: the slot
+ * @acc: the bits (the card's read of the NIC's read-to-clear cause register
+ *       cleared them in the NIC, so the NIC driver must see them here)
+ *
+ * Any context, hard IRQ included, for the same reason as
+ * synpcix_slot_irq_check(): the NIC driver ORs these bits into the cause
+ * it reads in its interrupt handler, which it frees before it gives the
+ * slot back. The read clears the card's accumulator.
+ *
+ * Return: 0, or -ENODEV after revoke.
+ */
 int synpcix_slot_cause_acc(struct synpcix_slot *h, u32 *acc)
 {
-	return SLOT_CALL(h, spx_slot_cause_acc(&sp->hw, h->nr, acc));
+	struct synpcix *sp = READ_ONCE(h->sp);
+
+	if (!sp)
+		return -ENODEV;
+	return spx_slot_cause_acc(&sp->hw, h->nr, acc);
 }
 EXPORT_SYMBOL_GPL(synpcix_slot_cause_acc);
 

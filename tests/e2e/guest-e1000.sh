@@ -80,6 +80,14 @@ check e1000spx-stat-stamped test "${st:-0}" -ge "$E1000_PINGS"
 check e1000spx-stat-no-seq-gap test "$(e1000_stat synpcix_rx_seq_gap)" -eq 0
 check e1000spx-stat-none-unstamped test "$(e1000_stat synpcix_rx_unstamped)" -eq 0
 check e1000spx-stat-no-stall test "$(e1000_stat synpcix_stalls)" -eq 0
+# the card reads ICR after each latch (cause_en) and the RX head after it
+# (pairing by count): the last cause it read is not 0 (RXT0 0x80, TXDW
+# 0x01, ...); without the ISR merging what the card read, no ping above
+# would have been answered
+SD=
+for d in $CD/slot*; do grep -q '^e1000 ' $d/owner 2>/dev/null && SD=$d; done
+note "card ${SD##*/}: cause_last $(cat $SD/cause_last 2>&1), captures $(cat $SD/captures 2>&1), empty $(cat $SD/empty 2>&1), ambiguous $(cat $SD/ambiguous 2>&1)"
+check e1000spx-card-read-icr sh -c "[ \$(( \$(cat $SD/cause_last) )) -ne 0 ]"
 
 # --- ring re-init: down/up and a ring size change reprogram the slot
 ip link set "$IF" down
