@@ -300,9 +300,20 @@ int synpcix_slot_irq_check(struct synpcix_slot *h, u32 *seen)
 }
 EXPORT_SYMBOL_GPL(synpcix_slot_irq_check);
 
+/*
+ * Mask (hold back) or unmask the slot's card interrupt; a request made
+ * while masked is raised at the unmask. Any context, hard IRQ included,
+ * for the reason given at synpcix_slot_irq_check() (the irq.mask update
+ * is under the window spinlock): a NIC driver masks it in its interrupt
+ * handler and unmasks it when its NAPI poll completes.
+ */
 int synpcix_slot_irq_mask(struct synpcix_slot *h, bool masked)
 {
-	return SLOT_CALL(h, spx_irq_mask(&sp->hw, h->nr, masked));
+	struct synpcix *sp = READ_ONCE(h->sp);
+
+	if (!sp)
+		return -ENODEV;
+	return spx_irq_mask(&sp->hw, h->nr, masked);
 }
 EXPORT_SYMBOL_GPL(synpcix_slot_irq_mask);
 

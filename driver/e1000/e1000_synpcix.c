@@ -55,6 +55,7 @@ struct spx_ops {
 	typeof(&synpcix_slot_phc_index) phc_index;
 	typeof(&synpcix_slot_nr) nr;
 	typeof(&synpcix_slot_cause_acc) cause_acc;
+	typeof(&synpcix_slot_irq_mask) irq_mask;
 	typeof(&msi_redirect_slot) redirect;
 	typeof(&msi_redirect_release) release;
 };
@@ -125,6 +126,8 @@ static void spx_ops_put(struct spx_ops *o)
 		symbol_put(synpcix_slot_nr);
 	if (o->cause_acc)
 		symbol_put(synpcix_slot_cause_acc);
+	if (o->irq_mask)
+		symbol_put(synpcix_slot_irq_mask);
 	if (o->redirect)
 		symbol_put(msi_redirect_slot);
 	if (o->release)
@@ -144,8 +147,10 @@ static int spx_ops_get(struct spx_ops *o, bool need_redirect)
 	o->phc_index = symbol_get(synpcix_slot_phc_index);
 	o->nr = symbol_get(synpcix_slot_nr);
 	o->cause_acc = symbol_get(synpcix_slot_cause_acc);
+	o->irq_mask = symbol_get(synpcix_slot_irq_mask);
 	if (!o->get || !o->put || !o->set_ring || !o->enable || !o->disable ||
-	    !o->stamp || !o->phc_index || !o->nr || !o->cause_acc) {
+	    !o->stamp || !o->phc_index || !o->nr || !o->cause_acc ||
+	    !o->irq_mask) {
 		spx_ops_put(o);
 		return -ENODEV;
 	}
@@ -517,6 +522,8 @@ void e1000_synpcix_irq_attach(struct e1000_adapter *adapter)
 
 	if (!s || !s->msi || !s->programmed)
 		return;
+	/* a close during NAPI may have left it held back (e1000_synpcix_irq_hold) */
+	s->ops.irq_mask(s->slot, false);
 	r = s->ops.redirect(adapter->pdev, 0, s->slot);
 	if (IS_ERR(r)) {
 		/* the MSI reaches the CPU unchanged: stock behaviour */
@@ -542,6 +549,8 @@ void e1000_synpcix_irq_detach(struct e1000_adapter *adapter)
 	synchronize_net();
 	s->ops.release(s->redirect);
 	s->redirect = NULL;
+	/* not left held back for the slot's next user */
+	s->ops.irq_mask(s->slot, false);
 }
 
 /* After free_irq, or after a request_irq that failed. */
@@ -553,6 +562,31 @@ void e1000_synpcix_irq_freed(struct e1000_adapter *adapter)
 		return;
 	pci_disable_msi(adapter->pdev);
 	s->msi = false;
+}
+
+/*
+ * e1000_intr, instead of masking the e1000 (IMC) for the NAPI poll: while
+ * its MSI goes to the card, hold back the card's interrupt instead. The
+ * e1000 keeps sending an MSI for every frame that completes during the
+ * poll (the card clears ICR after each one), so each frame is latched when
+ * it completes, not when the poll ends and unmasks a pending cause; the
+ * card interrupt a pass makes meanwhile waits for the unmask
+ * (e1000_synpcix_irq_release). false: not stamping, mask the e1000.
+ */
+bool e1000_synpcix_irq_hold(struct e1000_adapter *adapter)
+{
+	struct e1000_synpcix *s = adapter->spx;
+
+	return s && READ_ONCE(s->redirect) && !s->ops.irq_mask(s->slot, true);
+}
+
+/* e1000_irq_enable (the NAPI poll is done): the card's interrupt again. */
+void e1000_synpcix_irq_release(struct e1000_adapter *adapter)
+{
+	struct e1000_synpcix *s = adapter->spx;
+
+	if (s && READ_ONCE(s->redirect))
+		s->ops.irq_mask(s->slot, false);
 }
 
 /*

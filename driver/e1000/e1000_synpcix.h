@@ -42,6 +42,8 @@ void e1000_synpcix_irq_attach(struct e1000_adapter *adapter);
 void e1000_synpcix_irq_detach(struct e1000_adapter *adapter);
 void e1000_synpcix_irq_freed(struct e1000_adapter *adapter);
 u32 e1000_synpcix_icr(struct e1000_adapter *adapter);
+bool e1000_synpcix_irq_hold(struct e1000_adapter *adapter);
+void e1000_synpcix_irq_release(struct e1000_adapter *adapter);
 
 /* e1000_remove, after unregister_netdev */
 void e1000_synpcix_remove(struct e1000_adapter *adapter);

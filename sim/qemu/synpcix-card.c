@@ -12,7 +12,8 @@
  * Writes to the doorbell window (0x800..0xFFF) are doorbells: the model
  * strobes the capture unit's doorbell at that card time (a CPU write there
  * is exactly what an MSI write is to the card). Nothing here knows what a
- * register means, with one exception: the board straps (below).
+ * register means, with two exceptions: the board straps (below) and the
+ * doorbell window, whose writes the timelog records (synpcix_log_doorbell).
  *
  * DMA: the capture unit's DMA port is served by pci_dma_read/pci_dma_write
  * at the card time of the transfer (fixed latencies of card_sim.h); the
@@ -128,7 +129,8 @@ struct SynpcixState {
     int64_t pps_offset_ns;  /* PPS edges at k s + this (virtual time) */
     uint32_t pps_width_ns;  /* PPS pulse width (virtual time) */
     int32_t osc_ppb;        /* card oscillator offset */
-    char *timelog;          /* path: "reset <virtual ns> <card time ns>" per reset */
+    char *timelog;          /* path: "reset <virtual ns> <card time ns>" per
+                             * reset, "doorbell <virtual ns> <lead ns>" */
     FILE *timelog_fp;
     uint64_t accesses;
     bool in_card;           /* the gateware is running (callbacks may come) */
@@ -318,6 +320,27 @@ static void synpcix_catch_up(SynpcixState *s)
 }
 
 /*
+ * timelog: "doorbell <virtual ns> <lead ns>" for every doorbell write. A
+ * register access runs the card a few bus clocks past the card time of its
+ * virtual time (card time never goes back), so a doorbell soon after one
+ * reaches the card `lead` ns of card time later than its virtual time maps
+ * to. On the card a register access takes no time from a doorbell; the
+ * e2e test adds the lead to the MSI's mapped time, so that its bound on
+ * MSI -> stamp checks the card's latch path and not this artefact.
+ */
+static void synpcix_log_doorbell(SynpcixState *s)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    double lead = card_now_ns(s->card) - synpcix_card_time(s, now);
+
+    if (s->timelog_fp) {
+        fprintf(s->timelog_fp, "doorbell %" PRId64 " %.0f\n", now,
+                lead > 0 ? lead : 0);
+        fflush(s->timelog_fp);
+    }
+}
+
+/*
  * An access to BAR0 while the gateware runs can only come from one of its
  * own callbacks (a DMA that makes another device write here); the model is
  * not re-entrant, and the card's own cycles never reach its target anyway.
@@ -398,6 +421,9 @@ static void synpcix_mmio_write(void *opaque, hwaddr addr, uint64_t val,
     }
     synpcix_catch_up(s);
     s->accesses++;
+    if (addr >= SYNPCIX_RSV_DOORBELLS_BASE) {
+        synpcix_log_doorbell(s);
+    }
     s->in_card = true;
     card_write32(s->card, addr, val);   /* 0x800..: a doorbell */
     s->in_card = false;

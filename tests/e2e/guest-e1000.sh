@@ -88,6 +88,13 @@ SD=
 for d in $CD/slot*; do grep -q '^e1000 ' $d/owner 2>/dev/null && SD=$d; done
 note "card ${SD##*/}: cause_last $(cat $SD/cause_last 2>&1), captures $(cat $SD/captures 2>&1), empty $(cat $SD/empty 2>&1), ambiguous $(cat $SD/ambiguous 2>&1)"
 check e1000spx-card-read-icr sh -c "[ \$(( \$(cat $SD/cause_last) )) -ne 0 ]"
+# e1000_intr holds the card's interrupt back for the NAPI poll instead of
+# masking the e1000; the poll's end releases it, so no request of the slot
+# is left waiting (held back, a request stays pending: irq_pending)
+sn=${SD##*/slot}
+ip=$(cat $CD/irq_pending 2>&1)
+note "card irq_pending after the pings: $ip (slot $sn)"
+check e1000spx-card-irq-released sh -c "[ \$(( ($ip >> ${sn:-0}) & 1 )) -eq 0 ]"
 
 # --- ring re-init: down/up and a ring size change reprogram the slot
 ip link set "$IF" down
