@@ -292,7 +292,9 @@ architecture rtl of stamp_engine is
   signal rearm   : std_logic;
   signal mc      : unsigned(3 downto 0);
   signal mc_run, drawn : std_logic;
-  signal settle, settle_m1 : unsigned(3 downto 0);   -- msi_slots.settle
+  -- msi_slots.settle; mc counts it down to 1 (settle 0 and 1 both draw
+  -- the mark at once): no settle - 1 in front of the load
+  signal settle  : unsigned(3 downto 0);
   signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
   -- the slot's row
@@ -994,7 +996,7 @@ begin
                   if alldone = '1' then
                     -- the boundary: this entry was not written when read
                     mc_run <= '1';
-                    mc <= settle_m1;
+                    mc <= settle;
                   end if;
                   alldone <= '0';
                 end if;
@@ -1020,7 +1022,7 @@ begin
             elsif mc_run = '0' then
               -- every entry read was done: the boundary is the read's end
               mc_run <= '1';
-              mc <= settle_m1;
+              mc <= settle;
             end if;
 
           when S_CHK =>
@@ -1248,7 +1250,7 @@ begin
 
         -- the mark of this pass's ring read, settle clocks after its boundary
         if mc_run = '1' then
-          if mc = 0 then
+          if mc(3 downto 1) = 0 then
             for i in 0 to N_SLOTS - 1 loop
               if i = to_integer(unsigned(slot)) then
                 pmark <= unsigned(cap_wpos);
@@ -1336,7 +1338,6 @@ begin
     end if;
   end process;
 
-  settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
   -- nb <= 16 and the page's words left >= nb, written without a
   -- comparison against a constant (Yosys makes those carry chains)
   nb16 <= '1' when nb(8 downto 5) = 0 and (nb(4) = '0' or nb(3 downto 0) = 0) else '0';
