@@ -259,8 +259,17 @@ architecture rtl of stamp_engine is
   -- So with cause_en the candidates end at cmark, the FIFO position when
   -- the pass's latest cause read completed; the coalesced entries get the
   -- batched flag.
-  type mark_t is array (0 to N_SLOTS - 1) of unsigned(FIFO_LOG2 downto 0);
+  -- mark(s) keeps only the low FIFO_LOG2 bits of the position: it is read
+  -- only while mark_v(s) is set, when it is 1 .. depth ahead of the head,
+  -- so the pop that brings the head to it is the one whose next position
+  -- has the same low bits (mark_full, simulation only, keeps all bits for
+  -- mark_chk)
+  type mark_t is array (0 to N_SLOTS - 1) of unsigned(FIFO_LOG2 - 1 downto 0);
   signal mark    : mark_t;
+  -- pragma translate_off
+  type mark_full_t is array (0 to N_SLOTS - 1) of unsigned(FIFO_LOG2 downto 0);
+  signal mark_full : mark_full_t;
+  -- pragma translate_on
   signal mark_v  : std_logic_vector(N_SLOTS - 1 downto 0);
   signal head_stale : std_logic;   -- head is before its slot's mark
   signal head_cand  : std_logic;   -- head is before the pass slot's mark
@@ -280,7 +289,7 @@ architecture rtl of stamp_engine is
   -- which an earlier pass set, so rpos <= cmark, pmark and "before" is exact
   signal pmark      : unsigned(FIFO_LOG2 downto 0);
   signal head_ccand : std_logic;   -- head is before cmark
-  signal rpos1      : unsigned(FIFO_LOG2 downto 0);
+  signal rpos1      : unsigned(FIFO_LOG2 - 1 downto 0);
 
   -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
   function before (p, m : unsigned) return boolean is
@@ -386,6 +395,8 @@ architecture rtl of stamp_engine is
   signal same_next : std_logic;
   signal took    : std_logic;   -- a capture's pop: its scratch word next
   signal batched_now : std_logic;
+  signal mu_sum  : unsigned(31 downto 0);   -- the sequencer's adder
+  signal cause_keep : std_logic_vector(31 downto 0);
 begin
   ram : entity work.stamp_slot_ram
     port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
@@ -451,7 +462,7 @@ begin
     end if;
   end process;
   -- the FIFO holds a capture before cap_wpos after this clock's edge
-  rpos1 <= unsigned(cap_rpos) + 1;
+  rpos1 <= unsigned(cap_rpos(FIFO_LOG2 - 1 downto 0)) + 1;
 
 
   -- pragma translate_off
@@ -463,7 +474,7 @@ begin
     if rising_edge(clk) then
      if rst = '0' and st /= S_INIT then
       for i in 0 to N_SLOTS - 1 loop
-        assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark(i))
+        assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark_full(i))
           report "stamp_engine: mark_v set, head not before the mark" severity error;
       end loop;
       assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_BASE_HI, 5))
@@ -1272,7 +1283,10 @@ begin
           if pdrawn = '1' then
             for i in 0 to N_SLOTS - 1 loop
               if i = to_integer(unsigned(slot)) then
-                mark(i) <= pmark;
+                mark(i) <= pmark(FIFO_LOG2 - 1 downto 0);
+                -- pragma translate_off
+                mark_full(i) <= pmark;
+                -- pragma translate_on
                 mark_v(i) <= '0';
                 if unsigned(cap_rpos) /= pmark then
                   mark_v(i) <= '1';
@@ -1298,7 +1312,7 @@ begin
         if mu_v = '1' then
           r_we <= '1';
           r_waddr <= slot & std_logic_vector(to_unsigned(upd_word(to_integer(mu_q)), 5));
-          r_wdata <= std_logic_vector(unsigned(r_rdata) + resize(mu_op, 32));
+          r_wdata <= std_logic_vector(mu_sum);
           case to_integer(mu_q) is
             when 2 =>   -- the capture is counted
               ckind <= '0';
@@ -1307,13 +1321,15 @@ begin
             when 4 =>   -- the stamp is counted
               ps <= (others => '0');
               pb <= (others => '0');
-            when 6 =>
-              if cause_ok = '1' then r_wdata <= cause_val; end if;
-            when 7 =>
-              if cause_ok = '1' then r_wdata <= r_rdata or cause_val; end if;
+            when 6 | 7 =>
+              -- cause_last gets the value, cause_acc ORs it in: one
+              -- source for both (the read word kept only for item 7)
+              if cause_ok = '1' then r_wdata <= cause_keep or cause_val; end if;
             when 8 =>
               if kind = '1' then   -- from the scratch word
-                r_wdata <= MARKER & "00" & std_logic_vector(seq0) & r_rdata(15 downto 0);
+                -- (its low half through the adder: mu_op is 0 here, and
+                -- the adder is the default source anyway)
+                r_wdata <= MARKER & "00" & std_logic_vector(seq0) & std_logic_vector(mu_sum(15 downto 0));
               end if;
             when 9 =>
               if kind = '1' then   -- from the scratch word
@@ -1345,6 +1361,9 @@ begin
   pg16 <= '1' when pgsum(4) = '0' or pgsum(3 downto 0) = 0 else '0';
   lim <= '1' when nleft = 1 else '0';
   bulk <= nst(2);
+
+  mu_sum <= unsigned(r_rdata) + resize(mu_op, 32);
+  cause_keep <= r_rdata when mu_q(0) = '1' else (others => '0');   -- item 7
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it
