@@ -414,7 +414,9 @@ begin
   -- else a clock later, wrapq), or the adder (a multiplier step; the next
   -- entry at the stamp write's d_done)
   e_wdone <= '1' when st = S_WRITE and d_done = '1' and d_err = "00" else '0';
-  e_wrap  <= '1' when idx + 1 = count else '0';
+  -- idx + 1 = count, from the registered count - idx (up to date wherever
+  -- e_wrap is used: two clocks or more after idx or count changed)
+  e_wrap  <= '1' when tail17 = 1 else '0';
   e_ld  <= '1' when (st = S_LOAD and step /= 0 and uq = 1) or wrapq = '1' or
                     (e_wdone = '1' and e_wrap = '1' and wsel2 = '1') else '0';
   e_add <= '1' when (st = S_MUL and mplier(0) = '1') or
@@ -481,6 +483,11 @@ begin
         report "stamp_engine: S_PLAN0 without ring_base_hi on the RAM output" severity error;
       assert e_ld = '0' or st = S_LOAD or ra = slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
         report "stamp_engine: wrap without ring_base_lo on the RAM output" severity error;
+      -- e_wrap from the registered count - idx where it is used
+      if (st = S_WRITE and d_done = '1') or (hbusy = '1' and d_rd_valid = '1') then
+        assert count = 0 or (e_wrap = '1') = (idx + 1 = count)
+          report "stamp_engine: e_wrap from a stale count - idx" severity error;
+      end if;
       if st = S_CHK and cap_empty = '0' then
         assert unsigned(cap_rpos) = pmark or before(unsigned(cap_rpos), pmark)
           report "stamp_engine: FIFO head past pmark" severity error;
