@@ -108,10 +108,11 @@ architecture rtl of stamp_engine is
   -- never reaches it). Written as the capture is popped, read back for
   -- each stamp write and for the write-back of last_stamp_hi / last_data.
   constant W_CAP_SCR   : natural := W_AMBIG + 1;
-  -- Pairing by count (docs/stamping.md 5): the entry the slot's next
-  -- capture belongs to, decided by the latest cause read and the RX head
-  -- read after it: bit 16 valid, bits 15..0 the entry. Written at the
-  -- pass's end, read as the next pass of the slot loads its row.
+  -- Pairing by count (docs/stamping.md 5): the verdict of the latest cause
+  -- read and the RX head read after it for the slot's next capture (bit
+  -- 16: it is the late MSI of an entry already stamped; bit 17: skip the
+  -- next head read). Written at the pass's end, read as the next pass of
+  -- the slot loads its row.
   constant W_EXP       : natural := W_CAP_SCR + 1;
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
@@ -1236,7 +1237,7 @@ begin
             -- entry's MSI (a TX completion's: L = idx + 1 overshoots)
             heq <= '0';
             hlo <= '0';
-            -- (L = lw, compared without a multiplexer in front: with a
+            -- (L compared without a multiplexer in front: with a
             -- stale capture L is the index, the elsif below; hlo then
             -- says nothing, dplus ignores it)
             if fresh = '1' and ((e_wrap = '1' and d_rd_data(15 downto 0) = x"0000") or
