@@ -378,7 +378,7 @@ architecture rtl of stamp_engine is
   -- plus its length - 1 (1 for the stamp field) is not below the stride:
   -- one comparator for both, shared over two load clocks
   signal fld_end : unsigned(8 downto 0);
-  signal fld_out, fld_one : std_logic;
+  signal fld_out : std_logic;
   signal blen    : unsigned(4 downto 0);       -- words in the burst
   signal nd      : unsigned(4 downto 0);       -- leading done entries found
   signal alldone : std_logic;
@@ -425,9 +425,8 @@ begin
 
   -- the next capture waiting is for this slot: leave the rest to it
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
-  -- (+ 1 as the adder's carry in: an incrementer and a multiplexer else)
-  fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + unsigned'("" & fld_one);
-  fld_one <= '1' when uq = 5 else '0';
+  fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when uq = 5 else
+             resize(unsigned(r_rdata(9 downto 2)), 9);
   fld_out <= '1' when fld_end >= resize(sw, 9) else '0';
 
   same_next <= '1' when cap_empty = '0' and cap_kind = '1' and cap_slot = slot else '0';
