@@ -108,10 +108,11 @@ architecture rtl of stamp_engine is
   -- never reaches it). Written as the capture is popped, read back for
   -- each stamp write and for the write-back of last_stamp_hi / last_data.
   constant W_CAP_SCR   : natural := W_AMBIG + 1;
-  -- Pairing by count (docs/stamping.md 5): the entry the slot's next
-  -- capture belongs to, decided by the latest cause read and the RX head
-  -- read after it: bit 16 valid, bits 15..0 the entry. Written at the
-  -- pass's end, read as the next pass of the slot loads its row.
+  -- Pairing by count (docs/stamping.md 5): the verdict of the latest cause
+  -- read and the RX head read after it for the slot's next capture (bit
+  -- 16: it is the late MSI of an entry already stamped; bit 17: skip the
+  -- next head read). Written at the pass's end, read as the next pass of
+  -- the slot loads its row.
   constant W_EXP       : natural := W_CAP_SCR + 1;
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
@@ -259,8 +260,17 @@ architecture rtl of stamp_engine is
   -- So with cause_en the candidates end at cmark, the FIFO position when
   -- the pass's latest cause read completed; the coalesced entries get the
   -- batched flag.
-  type mark_t is array (0 to N_SLOTS - 1) of unsigned(FIFO_LOG2 downto 0);
+  -- mark(s) keeps only the low FIFO_LOG2 bits of the position: it is read
+  -- only while mark_v(s) is set, when it is 1 .. depth ahead of the head,
+  -- so the pop that brings the head to it is the one whose next position
+  -- has the same low bits (mark_full, simulation only, keeps all bits for
+  -- mark_chk)
+  type mark_t is array (0 to N_SLOTS - 1) of unsigned(FIFO_LOG2 - 1 downto 0);
   signal mark    : mark_t;
+  -- pragma translate_off
+  type mark_full_t is array (0 to N_SLOTS - 1) of unsigned(FIFO_LOG2 downto 0);
+  signal mark_full : mark_full_t;
+  -- pragma translate_on
   signal mark_v  : std_logic_vector(N_SLOTS - 1 downto 0);
   signal head_stale : std_logic;   -- head is before its slot's mark
   signal head_cand  : std_logic;   -- head is before the pass slot's mark
@@ -280,7 +290,7 @@ architecture rtl of stamp_engine is
   -- which an earlier pass set, so rpos <= cmark, pmark and "before" is exact
   signal pmark      : unsigned(FIFO_LOG2 downto 0);
   signal head_ccand : std_logic;   -- head is before cmark
-  signal rpos1      : unsigned(FIFO_LOG2 downto 0);
+  signal rpos1      : unsigned(FIFO_LOG2 - 1 downto 0);
 
   -- position p is before mark m (both mod 2 * depth, m at most depth ahead)
   function before (p, m : unsigned) return boolean is
@@ -292,7 +302,9 @@ architecture rtl of stamp_engine is
   signal rearm   : std_logic;
   signal mc      : unsigned(3 downto 0);
   signal mc_run, drawn : std_logic;
-  signal settle, settle_m1 : unsigned(3 downto 0);   -- msi_slots.settle
+  -- msi_slots.settle; mc counts it down to 1 (settle 0 and 1 both draw
+  -- the mark at once): no settle - 1 in front of the load
+  signal settle  : unsigned(3 downto 0);
   signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
                                                -- the last cause read
   -- the slot's row
@@ -384,6 +396,8 @@ architecture rtl of stamp_engine is
   signal same_next : std_logic;
   signal took    : std_logic;   -- a capture's pop: its scratch word next
   signal batched_now : std_logic;
+  signal mu_sum  : unsigned(31 downto 0);   -- the sequencer's adder
+  signal cause_keep : std_logic_vector(31 downto 0);
 begin
   ram : entity work.stamp_slot_ram
     port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
@@ -401,7 +415,9 @@ begin
   -- else a clock later, wrapq), or the adder (a multiplier step; the next
   -- entry at the stamp write's d_done)
   e_wdone <= '1' when st = S_WRITE and d_done = '1' and d_err = "00" else '0';
-  e_wrap  <= '1' when idx + 1 = count else '0';
+  -- idx + 1 = count, from the registered count - idx (up to date wherever
+  -- e_wrap is used: two clocks or more after idx or count changed)
+  e_wrap  <= '1' when tail17 = 1 else '0';
   e_ld  <= '1' when (st = S_LOAD and step /= 0 and uq = 1) or wrapq = '1' or
                     (e_wdone = '1' and e_wrap = '1' and wsel2 = '1') else '0';
   e_add <= '1' when (st = S_MUL and mplier(0) = '1') or
@@ -449,7 +465,7 @@ begin
     end if;
   end process;
   -- the FIFO holds a capture before cap_wpos after this clock's edge
-  rpos1 <= unsigned(cap_rpos) + 1;
+  rpos1 <= unsigned(cap_rpos(FIFO_LOG2 - 1 downto 0)) + 1;
 
 
   -- pragma translate_off
@@ -461,13 +477,18 @@ begin
     if rising_edge(clk) then
      if rst = '0' and st /= S_INIT then
       for i in 0 to N_SLOTS - 1 loop
-        assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark(i))
+        assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark_full(i))
           report "stamp_engine: mark_v set, head not before the mark" severity error;
       end loop;
       assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_BASE_HI, 5))
         report "stamp_engine: S_PLAN0 without ring_base_hi on the RAM output" severity error;
       assert e_ld = '0' or st = S_LOAD or ra = slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
         report "stamp_engine: wrap without ring_base_lo on the RAM output" severity error;
+      -- e_wrap from the registered count - idx where it is used
+      if (st = S_WRITE and d_done = '1') or (hbusy = '1' and d_rd_valid = '1') then
+        assert count = 0 or (e_wrap = '1') = (idx + 1 = count)
+          report "stamp_engine: e_wrap from a stale count - idx" severity error;
+      end if;
       if st = S_CHK and cap_empty = '0' then
         assert unsigned(cap_rpos) = pmark or before(unsigned(cap_rpos), pmark)
           report "stamp_engine: FIFO head past pmark" severity error;
@@ -994,7 +1015,7 @@ begin
                   if alldone = '1' then
                     -- the boundary: this entry was not written when read
                     mc_run <= '1';
-                    mc <= settle_m1;
+                    mc <= settle;
                   end if;
                   alldone <= '0';
                 end if;
@@ -1020,7 +1041,7 @@ begin
             elsif mc_run = '0' then
               -- every entry read was done: the boundary is the read's end
               mc_run <= '1';
-              mc <= settle_m1;
+              mc <= settle;
             end if;
 
           when S_CHK =>
@@ -1215,7 +1236,7 @@ begin
             -- entry's MSI (a TX completion's: L = idx + 1 overshoots)
             heq <= '0';
             hlo <= '0';
-            -- (L = lw, compared without a multiplexer in front: with a
+            -- (L compared without a multiplexer in front: with a
             -- stale capture L is the index, the elsif below; hlo then
             -- says nothing, dplus ignores it)
             if fresh = '1' and ((e_wrap = '1' and d_rd_data(15 downto 0) = x"0000") or
@@ -1248,7 +1269,7 @@ begin
 
         -- the mark of this pass's ring read, settle clocks after its boundary
         if mc_run = '1' then
-          if mc = 0 then
+          if mc(3 downto 1) = 0 then
             for i in 0 to N_SLOTS - 1 loop
               if i = to_integer(unsigned(slot)) then
                 pmark <= unsigned(cap_wpos);
@@ -1270,7 +1291,10 @@ begin
           if pdrawn = '1' then
             for i in 0 to N_SLOTS - 1 loop
               if i = to_integer(unsigned(slot)) then
-                mark(i) <= pmark;
+                mark(i) <= pmark(FIFO_LOG2 - 1 downto 0);
+                -- pragma translate_off
+                mark_full(i) <= pmark;
+                -- pragma translate_on
                 mark_v(i) <= '0';
                 if unsigned(cap_rpos) /= pmark then
                   mark_v(i) <= '1';
@@ -1296,7 +1320,7 @@ begin
         if mu_v = '1' then
           r_we <= '1';
           r_waddr <= slot & std_logic_vector(to_unsigned(upd_word(to_integer(mu_q)), 5));
-          r_wdata <= std_logic_vector(unsigned(r_rdata) + resize(mu_op, 32));
+          r_wdata <= std_logic_vector(mu_sum);
           case to_integer(mu_q) is
             when 2 =>   -- the capture is counted
               ckind <= '0';
@@ -1305,13 +1329,15 @@ begin
             when 4 =>   -- the stamp is counted
               ps <= (others => '0');
               pb <= (others => '0');
-            when 6 =>
-              if cause_ok = '1' then r_wdata <= cause_val; end if;
-            when 7 =>
-              if cause_ok = '1' then r_wdata <= r_rdata or cause_val; end if;
+            when 6 | 7 =>
+              -- cause_last gets the value, cause_acc ORs it in: one
+              -- source for both (the read word kept only for item 7)
+              if cause_ok = '1' then r_wdata <= cause_keep or cause_val; end if;
             when 8 =>
               if kind = '1' then   -- from the scratch word
-                r_wdata <= MARKER & "00" & std_logic_vector(seq0) & r_rdata(15 downto 0);
+                -- (its low half through the adder: mu_op is 0 here, and
+                -- the adder is the default source anyway)
+                r_wdata <= MARKER & "00" & std_logic_vector(seq0) & std_logic_vector(mu_sum(15 downto 0));
               end if;
             when 9 =>
               if kind = '1' then   -- from the scratch word
@@ -1336,7 +1362,6 @@ begin
     end if;
   end process;
 
-  settle_m1 <= settle - 1 when settle /= 0 else (others => '0');
   -- nb <= 16 and the page's words left >= nb, written without a
   -- comparison against a constant (Yosys makes those carry chains)
   nb16 <= '1' when nb(8 downto 5) = 0 and (nb(4) = '0' or nb(3 downto 0) = 0) else '0';
@@ -1344,6 +1369,9 @@ begin
   pg16 <= '1' when pgsum(4) = '0' or pgsum(3 downto 0) = 0 else '0';
   lim <= '1' when nleft = 1 else '0';
   bulk <= nst(2);
+
+  mu_sum <= unsigned(r_rdata) + resize(mu_op, 32);
+  cause_keep <= r_rdata when mu_q(0) = '1' else (others => '0');   -- item 7
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it
