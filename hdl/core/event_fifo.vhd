@@ -5,10 +5,14 @@
 -- different inputs are all kept; one entry per clock moves into the FIFO,
 -- lowest input first. The slot's stamp is time_ns of the clock its edge
 -- capture took the edge (in_take), kept here until that input's next
--- take: at least 2 clocks after its strobe (edge_capture: the input must
--- leave the active level and come back through the synchroniser), and an
--- input waits at most N - 1 clocks to be drained, so for N <= 2 no stamp
--- is kept twice.
+-- take: in the clock after its strobe at the earliest (edge_capture: the
+-- input leaves the active level and comes back through the synchroniser;
+-- measured session 9, min_width 0: strobe at t, next take at t + 1). A
+-- stamp is drained in that clock, so it is safe, except when both inputs
+-- strobe together: input 1 is drained a clock later, and if it took its
+-- next edge in between (an inactive dip of exactly one synchronised
+-- clock), its entry carries that edge's time. Known, not fixed: it would
+-- take a third stamp register (docs/bitstream.md "Session 9").
 --
 -- The stamps: two registers r0, r1 and an owner bit, not one register per
 -- input and a multiplexer in front of the RAM (session 9; the captures
@@ -23,6 +27,21 @@
 -- multiplexer into one capture's load instead, without the swap: that
 -- made an input's stamp wait for the other's count).
 --
+-- Sequence numbers are given when a slot is drained, not when the edge
+-- arrives: slots drain in arrival order (simultaneous edges lowest input
+-- first, the order the numbers were given in before), so the numbers are
+-- the same and no per-input copy of them is kept (that was 16 flip-flops
+-- per input and a multiplexer into the RAM's write data). An edge is lost
+-- when the FIFO is full as it drains: `overflows` counts it (one clock
+-- later) and it still takes its sequence number, so software sees the gap.
+-- The count saturates at 2^OVF_W - 1 (65535; session 6: was 32 bits, 16
+-- flip-flops and ~20 LUTs more): past that many lost edges the number
+-- says "very many", and the sequence numbers still show each gap.
+-- An edge arriving while its input's slot is still full replaces the
+-- waiting one and is counted in `overflows` without a number; with
+-- edge_capture inputs that cannot happen (their strobes are at least 3
+-- clocks apart and a slot waits at most N - 1 = 1 clock). The memory has
+-- a registered read so it maps to iCE40 block RAM.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;

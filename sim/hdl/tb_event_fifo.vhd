@@ -4,8 +4,8 @@
 -- its input's take, a full FIFO counts overflows and the sequence shows
 -- the gap. The inputs behave like edge_capture: a take (in_take, time_ns
 -- of that clock is the stamp) is followed by its strobe (in_valid) 2
--- clocks later or more, and the next take of that input comes 2 clocks
--- after the strobe at the earliest (event_fifo relies on this, N <= 2).
+-- clocks later or more, and the next take of that input comes in the
+-- clock after the strobe at the earliest (event_fifo's header).
 -- The two inputs' counts overlap in both orders, so the FIFO's two stamp
 -- registers swap owners, also in a clock in which the other input takes.
 library ieee;
@@ -120,8 +120,8 @@ begin
     expect('1', 0, 2, b);
     expect('1', 1, 3, a);
 
-    -- input 0 takes again as early as an edge capture can (2 clocks after
-    -- its strobe), in the clock input 1's stamp is drained
+    -- input 0 takes again as early as an edge capture can (the clock
+    -- after its strobe), in the clock input 1's stamp is drained
     take("11"); a := st(0); b := st(1);
     clocks(1);
     strobe("11");
