@@ -9,6 +9,9 @@
 # Usage: block_fit.sh OUTDIR TOP SRC.vhd... [-- GHDL synth options (-gX=..)]
 # Prints LUT4 / FF / carry / RAM per module and the packed logic cells.
 set -eu
+# YOSYS_SYNTH: extra synth_ice40 options (mk/bitstream.mk exports the ones
+# the bitstream is built with)
+syn="${YOSYS_SYNTH:-}"
 out=$1 top=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,8 +23,8 @@ rm -rf "$out" && mkdir -p "$out/work"
 # shellcheck disable=SC2086
 ghdl -a --std=08 --workdir="$out/work" $srcs
 sh "$here/ghdl_verilog.sh" "$out/$top.v" "$out/work" "$top" "$@"
-yosys -q -l "$out/yosys.log" -p "read_verilog $out/$top.v; synth_ice40 -top $top -json $out/$top.json; stat" >/dev/null
-yosys -q -l "$out/yosys-blocks.log" -p "read_verilog $out/$top.v; synth_ice40 -noflatten -top $top; stat" >/dev/null
+yosys -q -l "$out/yosys.log" -p "read_verilog $out/$top.v; synth_ice40 $syn -top $top -json $out/$top.json; stat" >/dev/null
+yosys -q -l "$out/yosys-blocks.log" -p "read_verilog $out/$top.v; synth_ice40 $syn -noflatten -top $top; stat" >/dev/null
 nextpnr-ice40 --hx8k --package ct256 --json "$out/$top.json" --pack-only \
 	--log "$out/nextpnr-pack.log" -q >/dev/null 2>&1 || true
 stats() {

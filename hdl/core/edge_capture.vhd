@@ -43,7 +43,11 @@ entity edge_capture is
     shift       : in  std_logic := '0';
     stamp_valid : out std_logic;                 -- one-clock strobe
     stamp       : out unsigned(63 downto 0);     -- valid with stamp_valid only
-    glitch      : out std_logic);                -- one-clock strobe
+    glitch      : out std_logic;                 -- one-clock strobe
+    -- 1 in the clock `stamp` loads time_ns (combinational): a consumer
+    -- that keeps the stamps itself leaves `stamp` open (its 64 flip-flops
+    -- then synthesise to nothing) and loads time_ns on this (event_fifo)
+    taken       : out std_logic);
 end entity;
 
 architecture rtl of edge_capture is
@@ -150,4 +154,5 @@ begin
   -- held from the strobe until the next edge is taken (at least two clocks:
   -- the input must leave the active level and come back), longer with hold
   stamp <= cand;
+  taken <= take;
 end architecture;

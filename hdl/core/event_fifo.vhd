@@ -3,12 +3,29 @@
 --
 -- Each input has a one-entry holding slot so simultaneous edges on
 -- different inputs are all kept; one entry per clock moves into the FIFO,
--- lowest input first. The slot's stamp is the edge capture's own stamp
--- register (in_stamps), which holds still until that input's next edge
--- is detected: at least 2 clocks after its strobe (edge_capture: the
--- input must leave the active level and come back through the
--- synchroniser), and an input waits at most N - 1 clocks to be drained,
--- so for N <= 2 no stamp is kept twice.
+-- lowest input first. The slot's stamp is time_ns of the clock its edge
+-- capture took the edge (in_take), kept here until that input's next
+-- take: in the clock after its strobe at the earliest (edge_capture: the
+-- input leaves the active level and comes back through the synchroniser;
+-- measured session 9, min_width 0: strobe at t, next take at t + 1). A
+-- stamp is drained in that clock, so it is safe, except when both inputs
+-- strobe together: input 1 is drained a clock later, and if it took its
+-- next edge in between (an inactive dip of exactly one synchronised
+-- clock), its entry carries that edge's time. Known, not fixed: it would
+-- take a third stamp register (docs/bitstream.md "Session 9").
+--
+-- The stamps: two registers r0, r1 and an owner bit, not one register per
+-- input and a multiplexer in front of the RAM (session 9; the captures
+-- held them, 128 flip-flops with nothing in their LUTs and a 64-LUT
+-- multiplexer by `sel`). r0 holds the stamp of input `o`, r1 the other
+-- input's; the RAM is written from r0 alone. Whenever an input is to be
+-- drained in the next clock and r1 holds its stamp, the two swap (that is
+-- the multiplexer, now in the otherwise empty LUTs in front of r0 and r1),
+-- and a take loads the register its input owns after this clock's swap.
+-- So each input's stamp is at every clock what the capture's own register
+-- held before, and the entries are the same (session 8 moved the
+-- multiplexer into one capture's load instead, without the swap: that
+-- made an input's stamp wait for the other's count).
 --
 -- Sequence numbers are given when a slot is drained, not when the edge
 -- arrives: slots drain in arrival order (simultaneous edges lowest input
@@ -37,8 +54,9 @@ entity event_fifo is
   port (
     clk       : in  std_logic;
     rst       : in  std_logic;
-    in_valid  : in  std_logic_vector(N - 1 downto 0);
-    in_stamps : in  std_logic_vector(N * 64 - 1 downto 0);  -- held (see above)
+    in_valid  : in  std_logic_vector(N - 1 downto 0);  -- the captures' stamp_valid
+    in_take   : in  std_logic_vector(N - 1 downto 0);  -- the captures' taken
+    time_ns   : in  unsigned(63 downto 0);             -- what a take stamps
     pop       : in  std_logic;                     -- strobe
     out_valid : out std_logic;                     -- strobe, 2 clocks after pop
     out_found : out std_logic;                     -- FIFO was not empty
@@ -83,10 +101,18 @@ architecture rtl of event_fifo is
   -- see perout_gen); one clock later costs nothing
   signal rst_q : std_logic := '1';
   signal wdata : std_logic_vector(82 downto 0);
+  -- the stamps (see the header): o is the input whose stamp r0 holds, o_nx
+  -- the one it holds after this clock: the input drained next (hv in the
+  -- next clock: input 0 if it strobes now, else input 1 if it strobes now
+  -- or waits behind input 0), else o again; tk0 / tk1: the input that owns
+  -- r0 / r1 after this clock takes an edge now
+  signal r0, r1 : std_logic_vector(63 downto 0) := (others => '0');
+  signal o : std_logic := '0';
+  signal o_nx, sw, tk0, tk1 : std_logic;
 begin
   assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
-  assert N <= 2 report "event_fifo: the stamps are held by the edge captures; " &
-    "more than 2 inputs need holding registers again (see the header)" severity failure;
+  assert N <= 2 report "event_fifo: two stamp registers and one owner bit; " &
+    "more than 2 inputs need a register per input again (see the header)" severity failure;
   level <= lvl;
   rd_adv <= pop and not empty;
   overflows <= resize(ovf, 32);
@@ -104,8 +130,42 @@ begin
     end loop;
   end process;
   we    <= any and not full;
-  wdata <= std_logic_vector(seq) & std_logic_vector(to_unsigned(sel, 3)) &
-           in_stamps(sel * 64 + 63 downto sel * 64);
+  -- r0 is the drained input's stamp: o = sel whenever any (o_nx below)
+  wdata <= std_logic_vector(seq) & std_logic_vector(to_unsigned(sel, 3)) & r0;
+
+  one : if N = 1 generate
+    o_nx <= '0';
+    tk0  <= in_take(0);
+    tk1  <= '0';
+  end generate;
+  two : if N = 2 generate
+    -- hv(0) in the next clock is in_valid(0) (a waiting input 0 is
+    -- drained now); hv(1) is in_valid(1) or hv(1) with hv(0) (then input 1
+    -- waits behind 0). With hv(1) alone input 1 is drained now from r0
+    -- (o = 1 already), so o_nx = 1 keeps it: one LUT of flip-flops.
+    o_nx <= '0' when in_valid(0) = '1' else
+            '1' when in_valid(1) = '1' or hv(1) = '1' else o;
+    tk0  <= in_take(1) when o_nx = '1' else in_take(0);
+    tk1  <= in_take(0) when o_nx = '1' else in_take(1);
+  end generate;
+  sw <= o_nx xor o;
+
+  stamps : process (clk)
+  begin
+    if rising_edge(clk) then
+      o <= o_nx;
+      if tk0 = '1' then
+        r0 <= std_logic_vector(time_ns);
+      elsif sw = '1' then
+        r0 <= r1;
+      end if;
+      if tk1 = '1' then
+        r1 <= std_logic_vector(time_ns);
+      elsif sw = '1' then
+        r1 <= r0;
+      end if;
+    end if;
+  end process;
 
   -- the memory alone in its process, in the shape that maps to block RAM
   -- (GHDL 2.0 synthesis got the write enable wrong when it sat inside the
