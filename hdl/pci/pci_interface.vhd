@@ -157,7 +157,7 @@ begin
       db_valid => db_valid, db_slot => db_slot, db_data => db_data, bad_write => bad_write);
 
   initiator : entity work.pci_initiator
-    generic map (NEXT_OUT => true)
+    generic map (NEXT_OUT => true, HARD_LUTS => NEXT_OUT)
     port map (
       clk => clk, rst => rst,
       ad_in => ad_in, ad_out => i_ad, ad_oe => i_ad_oe,
@@ -175,7 +175,8 @@ begin
       dma_addr => m_addr, dma_len => m_len, dma_wd_data => m_wd,
       dma_wd_ready => m_wd_ready, dma_rd_valid => dma_rd_valid, dma_rd_data => dma_rd_data,
       dma_done => m_done, dma_err => m_err,
-      dma_hi_ld => w_hi_ld, dma_hi_keep => sel_msi, mst_busy => busy);
+      dma_hi_ld => w_hi_ld, dma_hi_keep => sel_msi,
+      alt_ad => t_ad, alt_ad_oe => t_ad_oe, mst_busy => busy);
 
   msi : entity work.pci_msi_raise
     port map (
@@ -227,8 +228,10 @@ begin
 
   -- shared pins (see the header), as next values: the select and the OR
   -- sit in front of the output registers, not between them and the pads
-  n_ad     <= i_ad when i_ad_oe = '1' else t_ad;
-  n_ad_oe  <= i_ad_oe or t_ad_oe;
+  -- AD: the initiator's one-LUT paths take the target's next value and
+  -- enable in (alt_ad), so nothing sits between those LUTs and the pins
+  n_ad     <= i_ad;
+  n_ad_oe  <= i_ad_oe;
   -- PAR: each side's own (the target's from its registered inputs, the
   -- initiator's the parity of the pads a clock earlier)
   n_par    <= t_par when t_par_oe = '1' else i_par;
