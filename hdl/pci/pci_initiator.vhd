@@ -153,6 +153,11 @@ entity pci_initiator is
     -- the same clock.
     alt_ad        : in  std_logic_vector(31 downto 0) := (others => '0');
     alt_ad_oe     : in  std_logic := '0';
+    -- PERR#'s next value before the live PAR (pci_interface merges it with
+    -- the target's into one LUT): a read parity check is due (perr_chk)
+    -- and PAR must equal par_x
+    perr_chk      : out std_logic;
+    par_x         : out std_logic;
     -- the initiator owns the current bus transaction (for the shared pins)
     mst_busy      : out std_logic);
 end entity;
@@ -202,7 +207,11 @@ architecture rtl of pci_initiator is
         -- PERR#: i0 PAR, i1 check enabled, i2 the parity PAR must match
         when L_PERR  => o := not (i1 and (i0 xor i2));
       end case;
-      r(a) := '1' when o else '0';
+      if o then
+        r(a) := '1';
+      else
+        r(a) := '0';
+      end if;
     end loop;
     return r;
   end function;
@@ -341,7 +350,7 @@ architecture rtl of pci_initiator is
   signal x_par, x_ra_hold : std_logic;
   signal x_ra1, x_ra2 : unsigned(3 downto 0);
   signal x_cbe : std_logic_vector(3 downto 0);
-  signal x_addr : word;
+  signal x_addr : word;   -- the address phase's word, from registers
   signal p_ad : word;
   signal p_cbe : std_logic_vector(3 downto 0);
   signal p_ad_oe, p_cbe_oe, p_frame, p_frame_oe, p_irdy, p_irdy_oe : std_logic;
@@ -798,8 +807,15 @@ begin
     variable in_data, dacfirst, ma, fin, stay : std_logic;
     variable ad : word;
     variable cbe : std_logic_vector(3 downto 0);
+    variable par : std_logic;
   begin
+    -- IDLE's next state depends on the DMA port (a long path from the
+    -- requester); every state it can go to parks alike, so the pins'
+    -- values take it as IDLE
     s := state_nx;
+    if state = IDLE then
+      s := IDLE;
+    end if;
     in_data := '0';
     if s = DATA then
       in_data := '1';
@@ -818,8 +834,9 @@ begin
     x_data <= in_data;
     x_ma <= ma;
     x_fin <= fin;
+    -- cur moves on with the word the engine saw move (moved)
     x_left2 <= '0';
-    if cur_nx + 2 = len_q_nx then
+    if (moved = '0' and left2 = '1') or (moved = '1' and cur + 3 = len_q) then
       x_left2 <= stay;
     end if;
     x_ltx <= '0';
@@ -842,7 +859,7 @@ begin
     -- FRAME#: high anyway (U), or high if a word moves (T, with GNT#)
     if s = DATA then
       x_frame_u <= frame_q_nx or ma;
-    elsif s = ADDR and dacfirst = '0' and cur_nx + 1 = len_q_nx then
+    elsif s = ADDR and dacfirst = '0' and cur + 1 = len_q then
       x_frame_u <= '1';
     elsif s = REQ then
       x_frame_u <= '0';
@@ -871,7 +888,7 @@ begin
       x_ad_oe_b  <= ad_oe_q_nx and not (ma and frame_q_nx);
       x_cbe_oe_b <= cbe_oe_q_nx and not (ma and frame_q_nx);
     elsif s = ADDR then
-      x_ad_oe_b  <= ad_oe_q_nx and (dacfirst or wr_q_nx);
+      x_ad_oe_b  <= ad_oe_q_nx and (dacfirst or wr_q);
       x_cbe_oe_b <= cbe_oe_q_nx;
     elsif s = S_RELEASE then
       x_ad_oe_b  <= ad_oe_q_nx;
@@ -892,25 +909,32 @@ begin
     end if;
 
     -- the word for AD: the address, the upper address, the burst buffer's
-    -- word; the other driver's when it drives
+    -- word; the other driver's when it drives. Its parity is PAR's next
+    -- value: the parity of each source (registers), then the select, so
+    -- the XOR tree is not behind the state.
     if alt_ad_oe = '1' then
       ad := alt_ad;
+      par := xor_all(alt_ad);
     elsif s = DATA or (s = ADDR and dacfirst = '0') then
       ad := buf_q;
+      par := xor_all(buf_q);
     elsif s = ADDR then
-      ad := a_hi_nx;
+      ad := a_hi;
+      par := xor_all(a_hi);
     else
-      ad := a_lo_nx(31 downto 12) &
-            std_logic_vector(unsigned(a_lo_nx(11 downto 2)) + cur_nx) & "00";
+      -- the address phase's word (cur changes only in DATA and at the
+      -- request; a parked bus may carry any word)
+      ad := x_addr;
+      par := xor_all(x_addr);
     end if;
     x_ad <= ad;
     x_ad_hold <= in_data and not alt_ad_oe;
     if s = REQ then
       if dac_q_nx = '1' then
         cbe := CMD_DAC;
-      elsif wr_q_nx = '1' then
+      elsif wr_q = '1' then
         cbe := CMD_MEM_WRITE;
-      elsif len_q_nx - cur_nx = 1 then
+      elsif len_q - cur = 1 then
         cbe := CMD_MEM_READ;
       else
         cbe := CMD_MEM_READ_M;
@@ -923,22 +947,30 @@ begin
       cbe := cbe_q_nx;
     end if;
     x_cbe <= cbe;
-    x_par <= xor_all(ad) xor xor_all(cbe);
+    x_par <= par xor xor_all(cbe);
     -- the burst buffer's read address: buf_q holds the word that goes onto
     -- AD at the next edge (the first at the last address phase, then the
     -- word after the one on AD, one further when a word moves)
-    if s = DATA or (s = ADDR and dacfirst = '0') then
-      x_ra1 <= cur_nx(3 downto 0) + 1;
-    else
-      x_ra1 <= cur_nx(3 downto 0);
-    end if;
+    -- (from cur and moved: cur_nx also depends on the DMA port)
     if s = DATA then
-      x_ra2 <= cur_nx(3 downto 0) + 2;
+      if moved = '1' then
+        x_ra1 <= cur(3 downto 0) + 2;
+        x_ra2 <= cur(3 downto 0) + 3;
+      else
+        x_ra1 <= cur(3 downto 0) + 1;
+        x_ra2 <= cur(3 downto 0) + 2;
+      end if;
+    elsif s = ADDR and dacfirst = '0' then
+      x_ra1 <= cur(3 downto 0) + 1;
+      x_ra2 <= cur(3 downto 0) + 1;
     else
-      x_ra2 <= cur_nx(3 downto 0);
+      x_ra1 <= cur(3 downto 0);
+      x_ra2 <= cur(3 downto 0);
     end if;
     x_perr_e <= rchk_nx and perr_resp;
   end process;
+
+  x_addr <= a_lo(31 downto 12) & std_logic_vector(unsigned(a_lo(11 downto 2)) + cur) & "00";
 
   lut_frame_t : entity work.pci_lut4
     generic map (INIT => lut_init(L_LT), HARD => HARD_LUTS)
@@ -986,6 +1018,8 @@ begin
   lut_perr : entity work.pci_lut4
     generic map (INIT => lut_init(L_PERR), HARD => HARD_LUTS)
     port map (i0 => par_in, i1 => x_perr_e, i2 => bus_par_nx, i3 => '0', o => p_perr);
+  perr_chk <= x_perr_e;
+  par_x <= bus_par_nx;
   p_cbe <= x_cbe;
   p_par_oe <= ad_oe_q_nx and not rst;
   p_perr_oe <= perr_resp when rchk_nx = '1' else perr_oe_q_nx and perr_hold_nx;
