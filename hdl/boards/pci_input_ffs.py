@@ -29,6 +29,15 @@ def _clamp(v):
     return max(1, min(GRID - 1, v))
 
 
+def _drives(lc, io_name):
+    """The logic cell's output reaches the SB_IO io_name directly."""
+    ports = {k: v for k, v in lc.ports}
+    o = ports.get("O")
+    if o is None or o.net is None:
+        return False
+    return any(str(u.cell.name) == str(io_name) for u in o.net.users)
+
+
 n_regions = 0
 n_cells = 0
 for name, cell in ctx.cells:
@@ -53,6 +62,11 @@ for name, cell in ctx.cells:
             continue
         params = {k: v for k, v in c.params}
         if str(params.get("DFF_ENABLE", "0")).strip("0b") in ("1",):
+            users.append(c.name)
+        elif _drives(c, name):
+            # a LUT between this pad and its own output register (the
+            # initiator's AD held by reading the pad back): also one route
+            # from the pad and one back, so also beside it
             users.append(c.name)
     if not users:
         continue

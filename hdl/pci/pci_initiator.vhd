@@ -351,6 +351,7 @@ architecture rtl of pci_initiator is
   signal x_ra1, x_ra2 : unsigned(3 downto 0);
   signal x_cbe : std_logic_vector(3 downto 0);
   signal x_addr : word;   -- the address phase's word, from registers
+  signal b_state : state_t;
   signal p_ad : word;
   signal p_cbe : std_logic_vector(3 downto 0);
   signal p_ad_oe, p_cbe_oe, p_frame, p_frame_oe, p_irdy, p_irdy_oe : std_logic;
@@ -383,6 +384,8 @@ begin
       ad_r <= ad_in;
       cbe_r <= cbe_n_in;
       if rst = '1' then
+        frame_r <= '1';
+        frame_rr <= '1';
         irdy_r <= '1';
         par_r <= '0';
       end if;
@@ -802,6 +805,57 @@ begin
   --   GNT#: parking and the address phase (with idle from the edge before);
   --   PAR: PERR# of read data. REQ# is the engine's own, a clock later
   --   than PCI's state machine would change it (only the arbiter reads it).
+  -- The engine's next state as the pins need it: the same transitions as
+  -- the engine's, but IDLE's (on the DMA port, a long path from the
+  -- requester) left out: every state IDLE can go to parks alike.
+  process (all)
+  begin
+    b_state <= state;
+    case state is
+      when ACCEPT =>
+        b_state <= ACCEPT2;
+      when ACCEPT2 =>
+        b_state <= REQ;
+      when BACKOFF =>
+        if cnt2 = 1 then
+          b_state <= REQ;
+        end if;
+      when CHECK =>
+        if cnt2 = 2 and wd_rdy_q = '0' then
+          b_state <= IDLE;
+        end if;
+      when REQ =>
+        if master_enable = '0' then
+          b_state <= CHECK;
+        elsif gnt_r = '0' and frame_rr = '1' and irdy_rr = '1' then
+          b_state <= ADDR;
+        end if;
+      when ADDR =>
+        if dac_q = '0' or dac2 = '1' then
+          b_state <= DATA;
+        end if;
+      when DATA =>
+        if dv_seen = '0' and devsel_rr = '1' and dv_cnt = 4 then
+          if frame_q = '1' then
+            b_state <= S_RELEASE;
+          end if;
+        elsif irdy_q = '0' and (trdy_r = '0' or stop_r = '0') and frame_q = '1' then
+          b_state <= S_RELEASE;
+        end if;
+      when S_RELEASE =>
+        if err_ab /= "00" or cur = len_q then
+          b_state <= CHECK;
+        else
+          b_state <= BACKOFF;
+        end if;
+      when others =>
+        null;
+    end case;
+    if rst = '1' then
+      b_state <= IDLE;
+    end if;
+  end process;
+
   process (all)
     variable s : state_t;
     variable in_data, dacfirst, ma, fin, stay : std_logic;
@@ -809,13 +863,7 @@ begin
     variable cbe : std_logic_vector(3 downto 0);
     variable par : std_logic;
   begin
-    -- IDLE's next state depends on the DMA port (a long path from the
-    -- requester); every state it can go to parks alike, so the pins'
-    -- values take it as IDLE
-    s := state_nx;
-    if state = IDLE then
-      s := IDLE;
-    end if;
+    s := b_state;
     in_data := '0';
     if s = DATA then
       in_data := '1';
@@ -1098,6 +1146,10 @@ begin
         c_req <= req_q_nx;
         c_rst <= rst;
         c_alt <= alt_ad_oe;
+      end if;
+      if falling_edge(clk) then
+        assert state = IDLE or b_state = state_nx
+          report "pci_initiator: the pins' next state differs from the engine's" severity failure;
       end if;
       if falling_edge(clk) and c_rst = '0' and rst = '0' then
         assert c_v(12) = (ad_oe_q_nx or c_alt) report "pci_initiator: AD enable differs from the engine" severity failure;
