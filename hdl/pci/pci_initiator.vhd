@@ -868,7 +868,13 @@ begin
     if s = DATA then
       in_data := '1';
     end if;
-    dacfirst := dac_q_nx and not dac2_nx;
+    -- the first of a dual address cycle's address phases is next: a
+    -- start from REQ with a non-zero upper address (dac_q is set in
+    -- ACCEPT, so it is the register here)
+    dacfirst := '0';
+    if state = REQ then
+      dacfirst := dac_q;
+    end if;
     -- the master abort the engine will see at the next edge (DEVSEL# of
     -- this edge, in its flip-flop now)
     ma := '0';
@@ -961,8 +967,9 @@ begin
     -- value: the parity of each source (registers), then the select, so
     -- the XOR tree is not behind the state.
     if alt_ad_oe = '1' then
+      -- the target drives AD and its own PAR: this parity is not used
       ad := alt_ad;
-      par := xor_all(alt_ad);
+      par := '0';
     elsif s = DATA or (s = ADDR and dacfirst = '0') then
       ad := buf_q;
       par := xor_all(buf_q);
@@ -978,7 +985,7 @@ begin
     x_ad <= ad;
     x_ad_hold <= in_data and not alt_ad_oe;
     if s = REQ then
-      if dac_q_nx = '1' then
+      if dac_q = '1' then
         cbe := CMD_DAC;
       elsif wr_q = '1' then
         cbe := CMD_MEM_WRITE;
