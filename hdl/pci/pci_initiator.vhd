@@ -565,6 +565,10 @@ begin
                 state_nx  <= CHECK;
               else
                 wd_rdy_q_nx <= dma_write;
+                -- REQ# from the request on: the pin follows these
+                -- registers a clock late, so it is asserted in ACCEPT2,
+                -- as it was in REQ when the engine decided on the pads
+                req_q_nx <= '0';
               end if;
             end if;
           when ACCEPT =>
@@ -1186,8 +1190,11 @@ begin
   -- hand them out: its next value, and the AD flip-flops themselves
   dma_rd_valid <= rchk_nx;
   dma_rd_data  <= ad_r;
-  dma_done     <= done_q;
-  dma_err      <= err_q;
+  -- done as the pads' engine would signal it (a clock before this
+  -- engine's register): the request's last word is long in, and IDLE,
+  -- a clock later here, waits for the next request anyway
+  dma_done     <= done_q_nx;
+  dma_err      <= err_q_nx;
   -- the engine's next values are the pads' state now: FRAME#/IRDY# driven
   mst_busy     <= frame_oe_q_nx or irdy_oe_q_nx;
 end architecture;
