@@ -182,7 +182,7 @@ architecture rtl of pci_initiator is
 
   -- LUT4 contents (o = INIT(i3 i2 i1 i0)) of the one-LUT pin paths, from
   -- their functions so that no table is typed by hand
-  type lut_kind is (L_SEL, L_FRAME, L_OE, L_IRDY, L_GNT, L_LT, L_PERR);
+  type lut_kind is (L_SEL, L_FRAME, L_OE, L_IRDY, L_GNT, L_LT, L_PERR, L_REQ);
   function lut_init (k : lut_kind) return std_logic_vector is
     variable r : std_logic_vector(15 downto 0);
     variable i0, i1, i2, i3, o : boolean;
@@ -206,6 +206,9 @@ architecture rtl of pci_initiator is
         when L_LT    => o := i1 or (i2 and i0);
         -- PERR#: i0 PAR, i1 check enabled, i2 the parity PAR must match
         when L_PERR  => o := not (i1 and (i0 xor i2));
+        -- REQ#: i1 high anyway, or high if a word moves (TRDY# i0) and
+        -- the next is the last (i2)
+        when L_REQ   => o := i1 or (not i0 and i2);
       end case;
       if o then
         r(a) := '1';
@@ -345,13 +348,14 @@ architecture rtl of pci_initiator is
   signal x_frame_u, x_left2, x_ltx, x_frame_t : std_logic;
   signal x_frame_oe, x_irdy_oe, x_ad_oe, x_cbe_oe : std_logic;
   signal x_frame_oe_b, x_irdy_oe_b, x_ad_oe_b, x_cbe_oe_b, x_ad_gsel, x_oe_gsel : std_logic;
-  signal x_irdy_k, x_ad_hold, x_perr_e : std_logic;
+  signal x_irdy_k, x_ad_hold, x_perr_e, x_req_u : std_logic;
   signal x_ad : word;
   signal x_par, x_ra_hold : std_logic;
   signal x_ra1, x_ra2 : unsigned(3 downto 0);
   signal x_cbe : std_logic_vector(3 downto 0);
   signal x_addr : word;   -- the address phase's word, from registers
   signal b_state : state_t;
+  constant INIT_REQ : std_logic_vector(15 downto 0) := lut_init(L_REQ);
   signal p_ad : word;
   signal p_cbe : std_logic_vector(3 downto 0);
   signal p_ad_oe, p_cbe_oe, p_frame, p_frame_oe, p_irdy, p_irdy_oe : std_logic;
@@ -1027,6 +1031,10 @@ begin
       x_ra2 <= cur(3 downto 0);
     end if;
     x_perr_e <= rchk_nx and perr_resp;
+    x_req_u <= req_q_nx;
+    if (s = ADDR and dacfirst = '0' and cur + 1 = len_q) or (ma = '1' and frame_q_nx = '1') then
+      x_req_u <= '1';
+    end if;
   end process;
 
   x_addr <= a_lo(31 downto 12) & std_logic_vector(unsigned(a_lo(11 downto 2)) + cur) & "00";
@@ -1082,7 +1090,13 @@ begin
   p_cbe <= x_cbe;
   p_par_oe <= ad_oe_q_nx and not rst;
   p_perr_oe <= perr_resp when rchk_nx = '1' else perr_oe_q_nx and perr_hold_nx;
-  p_req <= req_q_nx;
+  -- REQ#: released with the start of the final data phase by count (a
+  -- word moves and the next is the last, or a single-phase address),
+  -- so the arbiter does not see a request that is over; its other
+  -- changes follow the engine a clock late
+  lut_req : entity work.pci_lut4
+    generic map (INIT => INIT_REQ, HARD => HARD_LUTS)
+    port map (i0 => trdy_n_in, i1 => x_req_u, i2 => x_left2, i3 => '0', o => p_req);
 
   process (clk)
   begin
@@ -1173,7 +1187,8 @@ begin
         assert c_v(5) = irdy_oe_q_nx report "pci_initiator: IRDY# enable differs from the engine" severity failure;
         assert c_v(4) = perr_q_nx or c_v(3) = '0' report "pci_initiator: PERR# differs from the engine" severity failure;
         assert c_v(3) = perr_oe_q_nx report "pci_initiator: PERR# enable differs from the engine" severity failure;
-        assert c_v(2) = req_q report "pci_initiator: REQ# differs from the engine" severity failure;
+        -- REQ# is the engine's, or already its next where the LUT knows it
+        assert c_v(2) = req_q or c_v(2) = req_q_nx report "pci_initiator: REQ# differs from the engine" severity failure;
         assert c_cbe = cbe_q_nx or c_v(11) = '0' report "pci_initiator: C/BE# differs from the engine" severity failure;
       end if;
     end process;
