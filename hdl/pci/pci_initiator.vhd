@@ -219,6 +219,21 @@ architecture rtl of pci_initiator is
     return r;
   end function;
 
+  -- The bus is idle at an edge if it was at the edge before (FRAME# and
+  -- IRDY# deasserted), or if a final data phase completed at the edge
+  -- before (FRAME# deasserted, IRDY# and TRDY# or STOP# asserted) while
+  -- GNT# was ours: its master releases IRDY# next, and without GNT# it
+  -- cannot start a fast back-to-back transaction. So a master deciding on
+  -- the pads' flip-flops starts when one deciding on the pads would,
+  -- except after a master abort (a clock later).
+  function idle_prev (frame, irdy, trdy, stop, gnt : std_logic) return std_logic is
+  begin
+    if frame = '1' and (irdy = '1' or ((trdy = '0' or stop = '0') and gnt = '0')) then
+      return '1';
+    end if;
+    return '0';
+  end function;
+
   -- IDLE: nothing to do (parks if granted). ACCEPT, ACCEPT2: two clocks so
   -- the burst buffer's first word is written before the bus side (a clock
   -- ahead of these registers, see the header) reads it. REQ: REQ#
@@ -270,6 +285,10 @@ architecture rtl of pci_initiator is
   -- from the pads. ad_r and cbe_r are the target's copies too (same
   -- initial value and input: Yosys keeps one).
   signal trdy_r, stop_r, devsel_r, devsel_rr, gnt_r : std_logic := '1';
+  signal trdy_rr, stop_rr, gnt_rr : std_logic := '1';
+  -- the bus is idle at the edge (idle_nx: at the next edge, as far as the
+  -- edge before tells; idle_q: its flip-flop, for the engine a clock late)
+  signal idle_nx : std_logic;
   signal frame_r, frame_rr, irdy_r, irdy_rr, perr_r : std_logic := '1';
   signal par_r    : std_logic := '0';
   signal ad_r     : word := (others => '0');
@@ -379,6 +398,9 @@ begin
       devsel_r <= devsel_n_in;
       devsel_rr <= devsel_r;
       gnt_r <= gnt_n;
+      gnt_rr <= gnt_r;
+      trdy_rr <= trdy_r;
+      stop_rr <= stop_r;
       frame_r <= frame_n_in;
       frame_rr <= frame_r;
       irdy_r <= irdy_n_in;
@@ -485,7 +507,7 @@ begin
     -- (FRAME#/IRDY# reach no logic live). With a PCI arbiter that is the
     -- same: at an idle bus it leaves a clock between two grants (PCI 2.3
     -- 3.4.1), so nobody else can have started in between.
-    bus_idle := frame_rr = '1' and irdy_rr = '1';
+    bus_idle := idle_prev(frame_rr, irdy_rr, trdy_rr, stop_rr, gnt_rr) = '1';
 
     -- filling the burst buffer: one word per clock, len words
     if wd_rdy_q = '1' then
@@ -835,7 +857,7 @@ begin
       when REQ =>
         if master_enable = '0' then
           b_state <= CHECK;
-        elsif gnt_r = '0' and frame_rr = '1' and irdy_rr = '1' then
+        elsif gnt_r = '0' and idle_prev(frame_rr, irdy_rr, trdy_rr, stop_rr, gnt_rr) = '1' then
           b_state <= ADDR;
         end if;
       when ADDR =>
@@ -907,14 +929,14 @@ begin
     end if;
     -- a GNT# decision at the next edge: park, or start the address phase
     x_gsel <= '0';
-    if rst = '0' and frame_r = '1' and irdy_r = '1' then
+    if rst = '0' and idle_nx = '1' then
       if s = IDLE or s = ACCEPT or s = ACCEPT2 or s = BACKOFF or s = CHECK or
          (s = REQ and master_enable = '1') then
         x_gsel <= '1';
       end if;
     end if;
     x_oe_gsel <= '0';
-    if rst = '0' and frame_r = '1' and irdy_r = '1' and s = REQ and master_enable = '1' then
+    if rst = '0' and idle_nx = '1' and s = REQ and master_enable = '1' then
       x_oe_gsel <= '1';
     end if;
 
@@ -963,7 +985,7 @@ begin
       x_ad_oe_b <= '1';
     end if;
     x_ad_gsel <= '0';
-    if rst = '0' and frame_r = '1' and irdy_r = '1' and alt_ad_oe = '0' then
+    if rst = '0' and idle_nx = '1' and alt_ad_oe = '0' then
       if s = IDLE or s = ACCEPT or s = ACCEPT2 or s = BACKOFF or s = CHECK or
          (s = REQ and master_enable = '1') then
         x_ad_gsel <= '1';
@@ -1037,6 +1059,7 @@ begin
     end if;
   end process;
 
+  idle_nx <= idle_prev(frame_r, irdy_r, trdy_r, stop_r, gnt_r);
   x_addr <= a_lo(31 downto 12) & std_logic_vector(unsigned(a_lo(11 downto 2)) + cur) & "00";
 
   lut_frame_t : entity work.pci_lut4
