@@ -317,7 +317,7 @@ architecture rtl of pci_initiator is
 
   signal moved    : std_logic;   -- a data word moved at the last edge
   -- one and two words left after the one on the bus
-  signal left1, left2 : std_logic;
+  signal left1, left2, left3 : std_logic := '0';
   -- next values of the registers (the combinational process computes
   -- them, the register process loads them): what the pins show now
   signal ready_q_nx : std_logic;
@@ -385,8 +385,16 @@ architecture rtl of pci_initiator is
 begin
   -- the engine's view of the last edge
   moved <= '1' when state = DATA and irdy_q = '0' and trdy_r = '0' else '0';
-  left1 <= '1' when cur + 1 = len_q else '0';
-  left2 <= '1' when cur + 2 = len_q else '0';
+  -- the compares' carry chains a clock ahead, from the next values, so
+  -- none of them is in front of the pins' prepared values
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      left1 <= '1' when cur_nx + 1 = len_q_nx else '0';
+      left2 <= '1' when cur_nx + 2 = len_q_nx else '0';
+      left3 <= '1' when cur_nx + 3 = len_q_nx else '0';
+    end if;
+  end process;
 
   -- the bus at the edge: no logic in front of these flip-flops but the
   -- reset gate the target's copies have too
@@ -686,7 +694,7 @@ begin
           cbe_q_nx  <= "0000";        -- all bytes
           irdy_q_nx <= '0';
           state_nx  <= DATA;
-          if cur + 1 = len_q then
+          if left1 = '1' then
             frame_q_nx <= '1';        -- one data phase left: it is the last
             req_q_nx   <= '1';
           end if;
@@ -920,7 +928,7 @@ begin
     x_fin <= fin;
     -- cur moves on with the word the engine saw move (moved)
     x_left2 <= '0';
-    if (moved = '0' and left2 = '1') or (moved = '1' and cur + 3 = len_q) then
+    if (moved = '0' and left2 = '1') or (moved = '1' and left3 = '1') then
       x_left2 <= stay;
     end if;
     x_ltx <= '0';
@@ -943,7 +951,7 @@ begin
     -- FRAME#: high anyway (U), or high if a word moves (T, with GNT#)
     if s = DATA then
       x_frame_u <= frame_q_nx or ma;
-    elsif s = ADDR and dacfirst = '0' and cur + 1 = len_q then
+    elsif s = ADDR and dacfirst = '0' and left1 = '1' then
       x_frame_u <= '1';
     elsif s = REQ then
       x_frame_u <= '0';
@@ -1054,7 +1062,7 @@ begin
     end if;
     x_perr_e <= rchk_nx and perr_resp;
     x_req_u <= req_q_nx;
-    if (s = ADDR and dacfirst = '0' and cur + 1 = len_q) or (ma = '1' and frame_q_nx = '1') then
+    if (s = ADDR and dacfirst = '0' and left1 = '1') or (ma = '1' and frame_q_nx = '1') then
       x_req_u <= '1';
     end if;
   end process;
