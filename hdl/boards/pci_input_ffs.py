@@ -16,6 +16,9 @@
 # 3 tiles: with 2, nextpnr 0.4's HeAP legaliser looped for over 5 minutes
 # on one netlist (session 7); 3 places in the usual time
 RADIUS = 3
+# the LUTs between a pad and its own output register (one per AD pad):
+# the tiles next to the pad (at 3 their route back varied 0-1.7 ns)
+LUT_RADIUS = 1
 GRID = 33     # HX8K: logic tiles 1..32 in x and y, I/O on 0 and 33
 
 
@@ -55,7 +58,7 @@ for name, cell in ctx.cells:
     if not str(name).startswith("pads."):
         continue
     net = pin.net
-    users = []
+    users, luts = [], []
     for u in net.users:
         c = u.cell
         if c.type != "ICESTORM_LC":
@@ -65,10 +68,10 @@ for name, cell in ctx.cells:
             users.append(c.name)
         elif _drives(c, name):
             # a LUT between this pad and its own output register (the
-            # initiator's AD held by reading the pad back): also one route
-            # from the pad and one back, so also beside it
-            users.append(c.name)
-    if not users:
+            # initiator's AD held by reading the pad back): a route from
+            # the pad and one back, so right beside it
+            luts.append(c.name)
+    if not users and not luts:
         continue
     x, y = _loc(bel)
     region = "pci_in_%d_%d_%s" % (x, y, bel.split("/")[2])
@@ -78,4 +81,11 @@ for name, cell in ctx.cells:
     for u in users:
         ctx.constrainCellToRegion(u, region)
         n_cells += 1
+    if luts:
+        lregion = region + "_lut"
+        ctx.createRectangularRegion(lregion, _clamp(x - LUT_RADIUS), _clamp(y - LUT_RADIUS),
+                                    _clamp(x + LUT_RADIUS), _clamp(y + LUT_RADIUS))
+        for u in luts:
+            ctx.constrainCellToRegion(u, lregion)
+            n_cells += 1
 print("pci_input_ffs: %d flip-flops kept within %d tiles of %d PCI pads" % (n_cells, RADIUS, n_regions))
