@@ -3,13 +3,15 @@
 -- pins, and the card's own MSI (pci_msi_raise) sharing the initiator with
 -- the DMA port. docs/pci.md ("The whole interface") says how.
 --
--- Pins: lines only one side drives come straight from its flip-flops
+-- Pins: lines only one side drives come straight from its next values
 -- (FRAME#, IRDY#, C/BE#, REQ# from the initiator; TRDY#, DEVSEL#, STOP#,
 -- SERR# from the target). AD and PERR# are driven by either side, never
--- both in one clock nor in adjacent clocks (PCI turnaround), so each pin is
--- a select between the two sides' flip-flops by their output enables (one
--- LUT level). PAR is the same function in both (even parity of the AD and
--- C/BE# the bus carried a clock earlier), so one flip-flop serves both.
+-- both in one clock nor in adjacent clocks (PCI turnaround). AD goes
+-- through the initiator's one-LUT pin paths, which take the target's next
+-- word and enable in (so no select sits behind the live TRDY#); PERR# is
+-- one LUT of the live PAR over the driving side's check; PAR is each
+-- side's own (parity of the AD and C/BE# the bus carried a clock
+-- earlier). docs/pci.md "Pins".
 -- The target ignores the address phases of the initiator's own
 -- transactions, so a misprogrammed DMA address in BAR0 cannot make both
 -- sides drive AD.
