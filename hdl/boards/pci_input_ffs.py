@@ -58,6 +58,13 @@ for name, cell in ctx.cells:
     if not str(name).startswith("pads."):
         continue
     net = pin.net
+    # the pad's output goes through its I/O register (PIN_TYPE 1101xx);
+    # with the direct pads of sessions 4-5 (PCI_IO_REGS=false) the one-tile
+    # regions made nextpnr 0.4's legaliser loop (over 9 minutes), and the
+    # rule is about a pad's own register anyway
+    params = {k: v for k, v in cell.params}
+    pt = str(params.get("PIN_TYPE", "")).replace("0b", "")
+    out_reg = pt.endswith("110101") or pt == str(0b110101)
     users, luts = [], []
     for u in net.users:
         c = u.cell
@@ -66,7 +73,7 @@ for name, cell in ctx.cells:
         params = {k: v for k, v in c.params}
         if str(params.get("DFF_ENABLE", "0")).strip("0b") in ("1",):
             users.append(c.name)
-        elif _drives(c, name):
+        elif out_reg and _drives(c, name):
             # a LUT between this pad and its own output register (the
             # initiator's AD held by reading the pad back): a route from
             # the pad and one back, so right beside it
