@@ -3,7 +3,7 @@
 -- (docs/card-internals.md section 3): memory write and read bursts of 1..16
 -- words, dual address cycles above 4 GiB, REQ#/GNT# with bus parking, the
 -- latency timer, target retry/disconnect/abort, master abort and parity.
--- docs/pci.md ("The initiator") says why it is built so.
+-- docs/pci.md ("The initiator", "Pins") says why it is built so.
 --
 -- Write data goes into a 16-word burst buffer (one block RAM, read
 -- registered) as fast as the requester supplies it, one word per clock from
@@ -14,10 +14,73 @@
 -- off the bus (no back-pressure on the DMA port); their parity is known one
 -- clock later and reported with dma_done.
 --
--- Bus signals are split in/out/output-enable, every output comes from a
--- flip-flop. Inputs are sampled at the clock edge (TRDY#/STOP# feed the
--- next-state logic and the burst buffer's read address directly, as the
--- PCI specification's master state machine does).
+-- Inputs (session 9): PCI at 66 MHz leaves an input one LUT between its pad
+-- and a flip-flop. So the protocol engine below runs one clock late, on
+-- flip-flop copies of the bus (a "shadow" of the engine that would decide
+-- on the pads), and its next values are what that engine's registers hold
+-- now. The pins' next values are one LUT of the live TRDY#/STOP# (GNT#:
+-- two, its bound is 5 ns; PAR: one, into PERR#) over values prepared from
+-- those; with HARD_LUTS those LUTs are SB_LUT4 instances, which Yosys' ABC
+-- cannot fold into the logic in front.
+library ieee;
+use ieee.std_logic_1164.all;
+
+-- One 4-input LUT: o = INIT(i3 i2 i1 i0). HARD: an iCE40 SB_LUT4 cell
+-- (the board), else the same function in plain logic (simulation,
+-- Verilator, the generic block fits). Here and not in hdl/boards/ because
+-- the initiator decides which of its paths must stay one LUT deep.
+entity pci_lut4 is
+  generic (
+    INIT : std_logic_vector(15 downto 0);
+    HARD : boolean := false);
+  port (
+    i0, i1, i2, i3 : in  std_logic;
+    o              : out std_logic);
+end entity;
+
+architecture rtl of pci_lut4 is
+  component SB_LUT4 is
+    generic (LUT_INIT : std_logic_vector(15 downto 0));
+    port (I0, I1, I2, I3 : in std_logic; O : out std_logic);
+  end component;
+begin
+  hard_g : if HARD generate
+    l : SB_LUT4 generic map (LUT_INIT => INIT)
+      port map (I0 => i0, I1 => i1, I2 => i2, I3 => i3, O => o);
+  end generate;
+  soft_g : if not HARD generate
+    -- an input at X decides nothing when every value it could take gives
+    -- the same output (the pad read back while nobody drives it, say)
+    process (all)
+      variable v : std_logic_vector(3 downto 0);
+      variable r : std_logic;
+      variable first, match : boolean;
+    begin
+      v := to_x01(i3 & i2 & i1 & i0);
+      r := 'X';
+      first := true;
+      for a in 0 to 15 loop
+        match := true;
+        for k in 0 to 3 loop
+          if (v(k) = '1' and (a / 2 ** k) mod 2 = 0) or
+             (v(k) = '0' and (a / 2 ** k) mod 2 = 1) then
+            match := false;
+          end if;
+        end loop;
+        if match then
+          if first then
+            r := INIT(a);
+            first := false;
+          elsif r /= INIT(a) then
+            r := 'X';
+          end if;
+        end if;
+      end loop;
+      o <= r;
+    end process;
+  end generate;
+end architecture;
+
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -28,7 +91,9 @@ entity pci_initiator is
     -- true: they are those flip-flops' next values, for registers outside
     -- (the board's I/O-cell output and enable registers, or pci_interface's
     -- own). The same logic either way; docs/pci.md "Pins".
-    NEXT_OUT      : boolean := false);
+    NEXT_OUT      : boolean := false;
+    -- the LUTs that take live inputs as SB_LUT4 cells (the iCE40 board)
+    HARD_LUTS     : boolean := false);
   port (
     clk, rst      : in  std_logic;   -- PCI CLK; rst synchronous, from RST#
     -- PCI bus
@@ -82,6 +147,17 @@ entity pci_initiator is
     -- dma_hi_keep uses the upper dword loaded so instead of its own
     dma_hi_ld     : in  std_logic := '0';
     dma_hi_keep   : in  std_logic := '0';
+    -- the other driver of AD (pci_interface: the target): its next value
+    -- and enable, taken into the initiator's own one-LUT AD paths so that no
+    -- select sits between those LUTs and the pins. The two never drive in
+    -- the same clock.
+    alt_ad        : in  std_logic_vector(31 downto 0) := (others => '0');
+    alt_ad_oe     : in  std_logic := '0';
+    -- PERR#'s next value before the live PAR (pci_interface merges it with
+    -- the target's into one LUT): a read parity check is due (perr_chk)
+    -- and PAR must equal par_x
+    perr_chk      : out std_logic;
+    par_x         : out std_logic;
     -- the initiator owns the current bus transaction (for the shared pins)
     mst_busy      : out std_logic);
 end entity;
@@ -104,14 +180,70 @@ architecture rtl of pci_initiator is
     return r;
   end function;
 
-  -- IDLE: nothing to do (parks if granted). ACCEPT: one clock so the burst
-  -- buffer's first word is written before it is read. REQ: REQ# asserted,
-  -- waiting for GNT# at an idle bus. ADDR: address phase(s). DATA: data
-  -- phases. S_RELEASE: IRDY# driven high for its s/t/s clock. BACKOFF: REQ#
-  -- high for two clocks after a target termination or the latency timer
-  -- (PCI 2.3 3.3.3.2.2), then REQ again. CHECK: wait for the parity of the
-  -- last data phase (PERR# comes two clocks after it), then dma_done.
-  type state_t is (IDLE, ACCEPT, REQ, ADDR, DATA, S_RELEASE, BACKOFF, CHECK);
+  -- LUT4 contents (o = INIT(i3 i2 i1 i0)) of the one-LUT pin paths, from
+  -- their functions so that no table is typed by hand
+  type lut_kind is (L_SEL, L_FRAME, L_OE, L_IRDY, L_GNT, L_LT, L_PERR, L_REQ);
+  function lut_init (k : lut_kind) return std_logic_vector is
+    variable r : std_logic_vector(15 downto 0);
+    variable i0, i1, i2, i3, o : boolean;
+  begin
+    for a in 0 to 15 loop
+      i0 := a mod 2 = 1; i1 := (a / 2) mod 2 = 1;
+      i2 := (a / 4) mod 2 = 1; i3 := (a / 8) mod 2 = 1;
+      case k is
+        -- hold (i2) while i0 and i1 (mode, TRDY# high), else load i3
+        when L_SEL   => o := (i0 and i1 and i2) or (not (i0 and i1) and i3);
+        -- FRAME#: i0 TRDY#, i1 STOP#, i2 stays/goes high anyway, i3 high if a word moves
+        when L_FRAME => o := i2 or not i1 or (not i0 and i3);
+        -- an enable i3, dropped when the final phase (i2) completes
+        when L_OE    => o := i3 and not (i2 and not (i0 and i1));
+        -- IRDY#: i3 the value held, high when the final phase (i2) completes
+        when L_IRDY  => o := i3 or (i2 and not (i0 and i1));
+        -- i1: decided by GNT# (i0) now: asserted; else i2
+        when L_GNT   => o := (i1 and not i0) or (not i1 and i2);
+        -- "the next phase is the last if a word moves": i1, or the latency
+        -- timer out (i2) and GNT# (i0) deasserted
+        when L_LT    => o := i1 or (i2 and i0);
+        -- PERR#: i0 PAR, i1 check enabled, i2 the parity PAR must match
+        when L_PERR  => o := not (i1 and (i0 xor i2));
+        -- REQ#: i1 high anyway, or high if a word moves (TRDY# i0) and
+        -- the next is the last (i2)
+        when L_REQ   => o := i1 or (not i0 and i2);
+      end case;
+      if o then
+        r(a) := '1';
+      else
+        r(a) := '0';
+      end if;
+    end loop;
+    return r;
+  end function;
+
+  -- The bus is idle at an edge if it was at the edge before (FRAME# and
+  -- IRDY# deasserted), or if a final data phase completed at the edge
+  -- before (FRAME# deasserted, IRDY# and TRDY# or STOP# asserted) while
+  -- GNT# was ours: its master releases IRDY# next, and without GNT# it
+  -- cannot start a fast back-to-back transaction. So a master deciding on
+  -- the pads' flip-flops starts when one deciding on the pads would,
+  -- except after a master abort (a clock later).
+  function idle_prev (frame, irdy, trdy, stop, gnt : std_logic) return std_logic is
+  begin
+    if frame = '1' and (irdy = '1' or ((trdy = '0' or stop = '0') and gnt = '0')) then
+      return '1';
+    end if;
+    return '0';
+  end function;
+
+  -- IDLE: nothing to do (parks if granted). ACCEPT, ACCEPT2: two clocks so
+  -- the burst buffer's first word is written before the bus side (a clock
+  -- ahead of these registers, see the header) reads it. REQ: REQ#
+  -- asserted, waiting for GNT# at an idle bus. ADDR: address phase(s).
+  -- DATA: data phases. S_RELEASE: IRDY# driven high for its s/t/s clock.
+  -- BACKOFF: REQ# high for two clocks after a target termination or the
+  -- latency timer (PCI 2.3 3.3.3.2.2), then REQ again. CHECK: wait for the
+  -- parity of the last data phase (PERR# comes two clocks after it), then
+  -- dma_done.
+  type state_t is (IDLE, ACCEPT, ACCEPT2, REQ, ADDR, DATA, S_RELEASE, BACKOFF, CHECK);
   signal state : state_t := IDLE;
 
   -- the request
@@ -134,15 +266,12 @@ architecture rtl of pci_initiator is
   signal buf_wa, buf_ra : unsigned(3 downto 0);
   -- the block RAM's own output register: no reset or initial value (the
   -- RAM's has none; an initial value costs 33 LUTs of emulation). A word
-  -- it reads goes onto AD for a data phase only after it was written (the
-  -- load after a request's last word is junk that no data phase carries;
-  -- parking may drive it, where AD's value does not matter).
+  -- it reads goes onto AD for a data phase only after it was written.
   signal buf_q    : word;
   signal fill     : unsigned(4 downto 0) := (others => '0');
   signal wd_rdy_q : std_logic := '0';
 
-  -- bus outputs
-  signal ad_q     : word := (others => '0');
+  -- the engine's copies of its bus outputs (a clock behind the pins)
   signal cbe_q    : std_logic_vector(3 downto 0) := (others => '0');
   signal ad_oe_q, cbe_oe_q, par_oe_q : std_logic := '0';
   signal frame_q, irdy_q : std_logic := '1';
@@ -152,11 +281,26 @@ architecture rtl of pci_initiator is
   signal req_q    : std_logic := '1';
   signal bus_par  : std_logic := '0';
 
+  -- the bus at the last edge (and the one before): flip-flops straight
+  -- from the pads. ad_r and cbe_r are the target's copies too (same
+  -- initial value and input: Yosys keeps one).
+  signal trdy_r, stop_r, devsel_r, devsel_rr, gnt_r : std_logic := '1';
+  signal trdy_rr, stop_rr, gnt_rr : std_logic := '1';
+  -- the bus is idle at the edge (idle_nx: at the next edge, as far as the
+  -- edge before tells; idle_q: its flip-flop, for the engine a clock late)
+  signal idle_nx : std_logic;
+  signal frame_r, frame_rr, irdy_r, irdy_rr, perr_r : std_logic := '1';
+  signal par_r    : std_logic := '0';
+  signal ad_r     : word := (others => '0');
+  signal cbe_r    : std_logic_vector(3 downto 0) := (others => '0');
+
   -- transaction bookkeeping
   -- latency timer, counts down to 1 (loaded with lat_timer itself: no
   -- subtractor in front of it; 0 and 1 both mean "run out")
   signal lt_cnt   : unsigned(7 downto 0) := (others => '0');
-  signal dv_cnt   : unsigned(1 downto 0) := (others => '0');   -- clocks since the last address phase
+  -- clocks since the last address phase; DEVSEL# is looked at a clock
+  -- late (its flip-flop), so the master abort is decided at 4
+  signal dv_cnt   : unsigned(2 downto 0) := (others => '0');
   signal dv_seen  : std_logic := '0';
   signal tabort   : std_logic := '0';   -- the target is aborting this transaction
   signal err_ab   : std_logic_vector(1 downto 0) := "00";   -- master/target abort
@@ -167,17 +311,15 @@ architecture rtl of pci_initiator is
   signal rchk, wchk1, wchk2 : std_logic := '0';
 
   -- DMA port outputs
-  signal ready_q, done_q, rd_valid_q : std_logic := '0';
+  signal ready_q, done_q : std_logic := '0';
   signal err_q    : std_logic_vector(1 downto 0) := "00";
-  signal rd_data_q : word := (others => '0');
   signal st_dperr, st_tabort, st_mabort, st_det : std_logic := '0';
 
-  signal moved    : std_logic;   -- a data word moves at this edge
-  -- one and two words left after the one on the bus (from the registers, so
-  -- the compares' carry chains are not behind TRDY#)
-  signal left1, left2 : std_logic;
-  -- next values of the registers below (the combinational process computes
-  -- them, the register process loads them)
+  signal moved    : std_logic;   -- a data word moved at the last edge
+  -- one and two words left after the one on the bus
+  signal left1, left2, left3 : std_logic := '0';
+  -- next values of the registers (the combinational process computes
+  -- them, the register process loads them): what the pins show now
   signal ready_q_nx : std_logic;
   signal done_q_nx : std_logic;
   signal st_dperr_nx : std_logic;
@@ -186,8 +328,6 @@ architecture rtl of pci_initiator is
   signal st_det_nx : std_logic;
   signal bus_par_nx : std_logic;
   signal par_oe_q_nx : std_logic;
-  signal rd_data_q_nx : word;
-  signal rd_valid_q_nx : std_logic;
   signal fill_nx : unsigned(4 downto 0);
   signal wd_rdy_q_nx : std_logic;
   signal rchk_nx : std_logic;
@@ -215,33 +355,77 @@ architecture rtl of pci_initiator is
   signal frame_oe_q_nx : std_logic;
   signal irdy_q_nx : std_logic;
   signal irdy_oe_q_nx : std_logic;
-  signal ad_q_nx : word;
   signal cmd_q_nx : std_logic_vector(3 downto 0);
   signal cbe_q_nx : std_logic_vector(3 downto 0);
   signal dac2_nx : std_logic;
-  signal dv_cnt_nx : unsigned(1 downto 0);
+  signal dv_cnt_nx : unsigned(2 downto 0);
   signal dv_seen_nx : std_logic;
   signal tabort_nx : std_logic;
-begin
-  moved <= '1' when state = DATA and irdy_q = '0' and trdy_n_in = '0' else '0';
-  left1 <= '1' when cur + 1 = len_q else '0';
-  left2 <= '1' when cur + 2 = len_q else '0';
 
-  -- The burst buffer's read address leads the bus by one word: buf_q must
-  -- hold the word that goes onto AD at the next edge (the first word at the
-  -- last address phase, then the word after the one on AD, one further when
-  -- a word moves at this edge).
-  process (all)
-    variable inc : unsigned(3 downto 0);
+  -- the pins' next values (p_*) and what they are prepared from (x_*)
+  signal x_data, x_fin, x_ma, x_gsel : std_logic;
+  signal x_frame_u, x_left2, x_ltx, x_frame_t : std_logic;
+  signal x_frame_oe, x_irdy_oe, x_ad_oe, x_cbe_oe : std_logic;
+  signal x_frame_oe_b, x_irdy_oe_b, x_ad_oe_b, x_cbe_oe_b, x_ad_gsel, x_oe_gsel : std_logic;
+  signal x_irdy_k, x_ad_hold, x_perr_e, x_req_u : std_logic;
+  signal x_ad : word;
+  signal x_par, x_ra_hold : std_logic;
+  signal x_ra1, x_ra2 : unsigned(3 downto 0);
+  signal x_cbe : std_logic_vector(3 downto 0);
+  signal x_addr : word;   -- the address phase's word, from registers
+  signal b_state : state_t;
+  constant INIT_REQ : std_logic_vector(15 downto 0) := lut_init(L_REQ);
+  signal p_ad : word;
+  signal p_cbe : std_logic_vector(3 downto 0);
+  signal p_ad_oe, p_cbe_oe, p_frame, p_frame_oe, p_irdy, p_irdy_oe : std_logic;
+  signal p_par_oe, p_perr, p_perr_oe, p_req, p_pq : std_logic;
+  -- parity of the AD and C/BE# loaded into the pins at the last edge: PAR's
+  -- next value whenever the initiator drives AD
+  signal pq : std_logic := '0';
+begin
+  -- the engine's view of the last edge
+  moved <= '1' when state = DATA and irdy_q = '0' and trdy_r = '0' else '0';
+  -- the compares' carry chains a clock ahead, from the next values, so
+  -- none of them is in front of the pins' prepared values
+  process (clk)
   begin
-    inc := "0000";
-    if state = ADDR and (dac_q = '0' or dac2 = '1') then
-      inc := "0001";
-    elsif state = DATA then
-      inc := "0001" + ("000" & moved);
+    if rising_edge(clk) then
+      left1 <= '1' when cur_nx + 1 = len_q_nx else '0';
+      left2 <= '1' when cur_nx + 2 = len_q_nx else '0';
+      left3 <= '1' when cur_nx + 3 = len_q_nx else '0';
     end if;
-    buf_ra <= cur(3 downto 0) + inc;
   end process;
+
+  -- the bus at the edge: no logic in front of these flip-flops but the
+  -- reset gate the target's copies have too
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      trdy_r <= trdy_n_in;
+      stop_r <= stop_n_in;
+      devsel_r <= devsel_n_in;
+      devsel_rr <= devsel_r;
+      gnt_r <= gnt_n;
+      gnt_rr <= gnt_r;
+      trdy_rr <= trdy_r;
+      stop_rr <= stop_r;
+      frame_r <= frame_n_in;
+      frame_rr <= frame_r;
+      irdy_r <= irdy_n_in;
+      irdy_rr <= irdy_r;
+      perr_r <= perr_n_in;
+      par_r <= par_in;
+      ad_r <= ad_in;
+      cbe_r <= cbe_n_in;
+      if rst = '1' then
+        frame_r <= '1';
+        frame_rr <= '1';
+        irdy_r <= '1';
+        par_r <= '0';
+      end if;
+    end if;
+  end process;
+
   buf_we <= wd_rdy_q;
   buf_wa <= fill(3 downto 0);
 
@@ -251,11 +435,10 @@ begin
   -- 36 LUTs), which this buffer never needs. The word taken at a rising
   -- edge is held in wr_* and written at the next falling edge, so the
   -- half-clock path into the RAM starts at flip-flops (nextpnr does not
-  -- time it as half a clock); the bus reads a word at least half a clock
-  -- after that (it reads word k at the edge after the one that took it, at
-  -- the earliest: see buf_ra). wr_* have no reset: until the first word
-  -- is taken they write nothing (wr_e follows wd_rdy_q, reset) or junk
-  -- into a buffer that holds nothing yet.
+  -- time it as half a clock). The bus side reads word k at the earliest
+  -- a clock and a half after it was taken (ACCEPT2). wr_* have no reset:
+  -- until the first word is taken they write nothing (wr_e follows
+  -- wd_rdy_q, reset) or junk into a buffer that holds nothing yet.
   process (clk)
   begin
     if rising_edge(clk) then
@@ -279,28 +462,18 @@ begin
     end if;
   end process;
 
-  -- The protocol engine: next values of every register, from the registers
-  -- and the bus (a combinational process and a register process, so the
-  -- next values of the bus outputs can go to registers in the I/O cells).
+  -- The protocol engine, a clock late: next values of every register from
+  -- the registers and the bus's flip-flop copies. Its next values are the
+  -- state of a master that decides on the pads; the pins' logic further
+  -- down does that master's next step from them and the live pads.
   process (all)
-    variable phase_end, last_next, lt_out : boolean;
+    variable phase_end, last_next, lt_out, bus_idle : boolean;
     variable cmd : std_logic_vector(3 downto 0);
   begin
     ready_q_nx <= ready_q;
     done_q_nx <= done_q;
-    st_dperr_nx <= st_dperr;
-    st_tabort_nx <= st_tabort;
-    st_mabort_nx <= st_mabort;
-    st_det_nx <= st_det;
-    bus_par_nx <= bus_par;
-    par_oe_q_nx <= par_oe_q;
-    rd_data_q_nx <= rd_data_q;
-    rd_valid_q_nx <= rd_valid_q;
     fill_nx <= fill;
     wd_rdy_q_nx <= wd_rdy_q;
-    rchk_nx <= rchk;
-    wchk1_nx <= wchk1;
-    wchk2_nx <= wchk2;
     perr_hold_nx <= perr_hold;
     err_par_nx <= err_par;
     perr_q_nx <= perr_q;
@@ -323,13 +496,6 @@ begin
     frame_oe_q_nx <= frame_oe_q;
     irdy_q_nx <= irdy_q;
     irdy_oe_q_nx <= irdy_oe_q;
-    -- AD holds by reading itself back: whenever the initiator drives AD and
-    -- loads nothing new, the pad shows the word it drove (ad_in is the pad
-    -- as seen on the bus); when it does not drive, the value is unused
-    -- (parking drives any stable value). So the I/O cells' output
-    -- registers need no copy in the fabric to hold (32 flip-flops and 32
-    -- multiplexers less with NEXT_OUT).
-    ad_q_nx <= to_x01(ad_in);
     cmd_q_nx <= cmd_q;
     cbe_q_nx <= cbe_q;
     dac2_nx <= dac2;
@@ -342,10 +508,14 @@ begin
     st_tabort_nx  <= '0';
     st_mabort_nx  <= '0';
     st_det_nx     <= '0';
-    bus_par_nx    <= xor_all(ad_in) xor xor_all(cbe_n_in);
+    bus_par_nx    <= xor_all(ad_r) xor xor_all(cbe_r);
     par_oe_q_nx   <= ad_oe_q;
-    rd_data_q_nx  <= ad_in;           -- no enable: only read beside rd_valid
-    rd_valid_q_nx <= moved and not wr_q;
+    -- a bus master may start or park when it sees GNT# at an edge after
+    -- which the bus was idle; idle is looked at one edge earlier than GNT#
+    -- (FRAME#/IRDY# reach no logic live). With a PCI arbiter that is the
+    -- same: at an idle bus it leaves a clock between two grants (PCI 2.3
+    -- 3.4.1), so nobody else can have started in between.
+    bus_idle := idle_prev(frame_rr, irdy_rr, trdy_rr, stop_rr, gnt_rr) = '1';
 
     -- filling the burst buffer: one word per clock, len words
     if wd_rdy_q = '1' then
@@ -362,7 +532,7 @@ begin
     wchk2_nx <= wchk1;
     if rchk = '1' then
       perr_hold_nx <= '0';
-      if (bus_par xor par_in) = '1' then
+      if (bus_par xor par_r) = '1' then
         st_det_nx <= '1';
         if perr_resp = '1' then
           st_dperr_nx <= '1';
@@ -373,7 +543,7 @@ begin
         perr_q_nx <= '1';
       end if;
       -- the receiver of read data drives PERR# from the clock after the
-      -- first data phase (high unless bad), with parity response on
+      -- first data phase (high unless bad), with parity error response on
       perr_oe_q_nx <= perr_resp;
       perr_hold_nx <= '1';
     elsif perr_hold = '1' then
@@ -383,7 +553,7 @@ begin
       perr_q_nx <= '1';
       perr_oe_q_nx <= '0';
     end if;
-    if wchk2 = '1' and perr_n_in = '0' and perr_resp = '1' then
+    if wchk2 = '1' and perr_r = '0' and perr_resp = '1' then
       st_dperr_nx <= '1';
       err_par_nx  <= '1';
     end if;
@@ -393,11 +563,11 @@ begin
     end if;
 
     case state is
-      when IDLE | ACCEPT | BACKOFF | CHECK =>
+      when IDLE | ACCEPT | ACCEPT2 | BACKOFF | CHECK =>
         -- parking: granted at an idle bus, drive AD, C/BE# (and PAR a
         -- clock later) so they do not float (PCI 2.3 3.4.3); let go the
         -- clock after GNT# goes
-        if gnt_n = '0' and frame_n_in = '1' and irdy_n_in = '1' then
+        if gnt_r = '0' and bus_idle then
           ad_oe_q_nx  <= '1';
           cbe_oe_q_nx <= '1';
         else
@@ -429,6 +599,10 @@ begin
                 state_nx  <= CHECK;
               else
                 wd_rdy_q_nx <= dma_write;
+                -- REQ# from the request on: the pin follows these
+                -- registers a clock late, so it is asserted in ACCEPT2,
+                -- as it was in REQ when the engine decided on the pads
+                req_q_nx <= '0';
               end if;
             end if;
           when ACCEPT =>
@@ -436,8 +610,10 @@ begin
             -- feed only their flip-flops (and a requester mux in front of
             -- them packs into the same logic cells)
             dac_q_nx <= '1' when a_hi /= x"00000000" else '0';
-            state_nx <= REQ;
+            state_nx <= ACCEPT2;
             req_q_nx <= '0';
+          when ACCEPT2 =>
+            state_nx <= REQ;
           when BACKOFF =>
             cnt2_nx <= cnt2 + 1;
             if cnt2 = 1 then
@@ -464,6 +640,21 @@ begin
         end case;
 
       when REQ =>
+        if wr_q = '1' then
+          cmd := CMD_MEM_WRITE;
+        elsif len_q - cur = 1 then
+          cmd := CMD_MEM_READ;
+        else
+          -- several words: Memory Read Multiple lets a bridge prefetch
+          cmd := CMD_MEM_READ_M;
+        end if;
+        -- C/BE# carries the command whether or not the address phase
+        -- starts: it is driven only if it does, and so the pins' next value
+        -- does not wait for GNT#
+        cmd_q_nx <= cmd;
+        cbe_q_nx <= CMD_DAC when dac_q = '1' else cmd;
+        irdy_q_nx <= '1';
+        frame_q_nx <= '0';
         if master_enable = '0' then
           -- bus mastering switched off: the rest of the request goes nowhere
           req_q_nx    <= '1';
@@ -472,71 +663,54 @@ begin
           err_ab_nx   <= "01";
           cnt2_nx     <= "00";
           state_nx    <= CHECK;
-        elsif gnt_n = '0' and frame_n_in = '1' and irdy_n_in = '1' then
+        elsif gnt_r = '0' and bus_idle then
           -- ours and idle: the address phase is the next clock
-          frame_q_nx    <= '0';
           frame_oe_q_nx <= '1';
-          irdy_q_nx     <= '1';
           irdy_oe_q_nx  <= '1';
           ad_oe_q_nx    <= '1';
           cbe_oe_q_nx   <= '1';
-          ad_q_nx       <= a_lo(31 downto 12) &
-                        std_logic_vector(unsigned(a_lo(11 downto 2)) + cur) & "00";
-          if wr_q = '1' then
-            cmd := CMD_MEM_WRITE;
-          elsif len_q - cur = 1 then
-            cmd := CMD_MEM_READ;
-          else
-            -- several words: Memory Read Multiple lets a bridge prefetch
-            cmd := CMD_MEM_READ_M;
-          end if;
-          cmd_q_nx <= cmd;
-          cbe_q_nx <= CMD_DAC when dac_q = '1' else cmd;
           dac2_nx   <= '0';
           -- runs out lat_timer clocks after FRAME# is asserted (it counts
           -- from the next edge)
           lt_cnt_nx <= unsigned(lat_timer);
           state_nx  <= ADDR;
         else
-          -- waiting; park if granted meanwhile is handled by starting
           ad_oe_q_nx  <= '0';
           cbe_oe_q_nx <= '0';
         end if;
 
       when ADDR =>
-        dv_cnt_nx  <= "00";
+        dv_cnt_nx  <= "000";
         dv_seen_nx <= '0';
         tabort_nx  <= '0';
         if dac_q = '1' and dac2 = '0' then
           -- dual address cycle: upper half and the real command
-          ad_q_nx  <= a_hi;
           cbe_q_nx <= cmd_q;
           dac2_nx  <= '1';
         else
-          if wr_q = '1' then
-            ad_q_nx <= buf_q;
-          else
+          if wr_q = '0' then
             ad_oe_q_nx <= '0';        -- turnaround: the target drives AD next
           end if;
           cbe_q_nx  <= "0000";        -- all bytes
           irdy_q_nx <= '0';
           state_nx  <= DATA;
-          if cur + 1 = len_q then
+          if left1 = '1' then
             frame_q_nx <= '1';        -- one data phase left: it is the last
             req_q_nx   <= '1';
           end if;
         end if;
 
       when DATA =>
-        if devsel_n_in = '0' then
+        -- DEVSEL# of the edge before (its flip-flop's flip-flop): the
+        -- master abort a clock later than a master deciding on the pad,
+        -- which PCI allows (FRAME# may stay asserted until it decides)
+        if devsel_rr = '0' then
           dv_seen_nx <= '1';
         end if;
-        if dv_cnt /= 3 then
+        if dv_cnt /= 4 then
           dv_cnt_nx <= dv_cnt + 1;
         end if;
-        phase_end := irdy_q = '0' and (trdy_n_in = '0' or stop_n_in = '0');
-        -- the word after this one is the last: both answers are ready
-        -- from the registers (left1, left2), TRDY# only picks one
+        phase_end := irdy_q = '0' and (trdy_r = '0' or stop_r = '0');
         if moved = '1' then
           last_next := left2 = '1';
         else
@@ -544,10 +718,9 @@ begin
         end if;
         if moved = '1' then
           cur_nx <= cur + 1;
-          ad_q_nx <= buf_q;          -- next word (reads: AD is not driven)
         end if;
-        lt_out := lt_cnt(7 downto 1) = 0 and gnt_n = '1';
-        if dv_seen = '0' and devsel_n_in = '1' and dv_cnt = 3 then
+        lt_out := lt_cnt(7 downto 1) = 0 and gnt_r = '1';
+        if dv_seen = '0' and devsel_rr = '1' and dv_cnt = 4 then
           -- master abort: nobody claimed it by the 5th clock after the
           -- (last) address phase. FRAME# goes first, then IRDY#.
           err_ab_nx    <= "01";
@@ -563,7 +736,7 @@ begin
             state_nx      <= S_RELEASE;
           end if;
         elsif phase_end then
-          if stop_n_in = '0' and devsel_n_in = '1' then
+          if stop_r = '0' and devsel_r = '1' then
             tabort_nx <= '1';         -- target abort (STOP# without DEVSEL#)
           end if;
           if frame_q = '1' then
@@ -574,11 +747,11 @@ begin
             cbe_oe_q_nx   <= '0';
             req_q_nx      <= '1';
             state_nx      <= S_RELEASE;
-            if (stop_n_in = '0' and devsel_n_in = '1') or tabort = '1' then
+            if (stop_r = '0' and devsel_r = '1') or tabort = '1' then
               st_tabort_nx <= '1';
               err_ab_nx    <= "10";
             end if;
-          elsif stop_n_in = '0' or last_next or lt_out then
+          elsif stop_r = '0' or last_next or lt_out then
             -- the target stops us, the next word is the last, or the
             -- latency timer ran out with GNT# gone: the next data phase
             -- is the last (FRAME# changes only after a completed phase)
@@ -606,12 +779,12 @@ begin
       ad_oe_q_nx <= '0'; cbe_oe_q_nx <= '0'; par_oe_q_nx <= '0';
       frame_q_nx <= '1'; frame_oe_q_nx <= '0'; irdy_q_nx <= '1'; irdy_oe_q_nx <= '0';
       perr_q_nx <= '1'; perr_oe_q_nx <= '0'; perr_hold_nx <= '0'; req_q_nx <= '1';
-      wd_rdy_q_nx <= '0'; ready_q_nx <= '0'; done_q_nx <= '0'; rd_valid_q_nx <= '0';
+      wd_rdy_q_nx <= '0'; ready_q_nx <= '0'; done_q_nx <= '0';
       rchk_nx <= '0'; wchk1_nx <= '0'; wchk2_nx <= '0';
       st_dperr_nx <= '0'; st_tabort_nx <= '0'; st_mabort_nx <= '0'; st_det_nx <= '0';
       err_ab_nx <= "00"; err_par_nx <= '0'; err_q_nx <= "00";
       cur_nx <= (others => '0'); fill_nx <= (others => '0'); len_q_nx <= (others => '0');
-      cnt2_nx <= "00"; dv_cnt_nx <= "00"; dv_seen_nx <= '0'; tabort_nx <= '0'; dac2_nx <= '0';
+      cnt2_nx <= "00"; dv_cnt_nx <= "000"; dv_seen_nx <= '0'; tabort_nx <= '0'; dac2_nx <= '0';
     end if;
   end process;
   process (clk)
@@ -625,8 +798,6 @@ begin
       st_det <= st_det_nx;
       bus_par <= bus_par_nx;
       par_oe_q <= par_oe_q_nx;
-      rd_data_q <= rd_data_q_nx;
-      rd_valid_q <= rd_valid_q_nx;
       fill <= fill_nx;
       wd_rdy_q <= wd_rdy_q_nx;
       rchk <= rchk_nx;
@@ -654,7 +825,6 @@ begin
       frame_oe_q <= frame_oe_q_nx;
       irdy_q <= irdy_q_nx;
       irdy_oe_q <= irdy_oe_q_nx;
-      ad_q <= ad_q_nx;
       cmd_q <= cmd_q_nx;
       cbe_q <= cbe_q_nx;
       dac2 <= dac2_nx;
@@ -664,47 +834,413 @@ begin
     end if;
   end process;
 
+  -- The pins' next values: the engine's next step from its next values
+  -- (x_*, prepared a clock ahead: no live input in them) and the live
+  -- pads, each through one LUT (pci_lut4). Which pad decides what:
+  --   TRDY#/STOP#: the final data phase completes (IRDY# high, FRAME#,
+  --   AD, C/BE# released), FRAME# deasserted after a completed phase, AD
+  --   and the burst buffer's read address move on with a word;
+  --   GNT#: parking and the address phase (with idle from the edge before);
+  --   PAR: PERR# of read data. REQ# is the engine's own, a clock later
+  --   than PCI's state machine would change it (only the arbiter reads it).
+  -- The engine's next state as the pins need it: the same transitions as
+  -- the engine's, but IDLE's (on the DMA port, a long path from the
+  -- requester) left out: every state IDLE can go to parks alike.
+  process (all)
+  begin
+    b_state <= state;
+    case state is
+      when ACCEPT =>
+        b_state <= ACCEPT2;
+      when ACCEPT2 =>
+        b_state <= REQ;
+      when BACKOFF =>
+        if cnt2 = 1 then
+          b_state <= REQ;
+        end if;
+      when CHECK =>
+        if cnt2 = 2 and wd_rdy_q = '0' then
+          b_state <= IDLE;
+        end if;
+      when REQ =>
+        if master_enable = '0' then
+          b_state <= CHECK;
+        elsif gnt_r = '0' and idle_prev(frame_rr, irdy_rr, trdy_rr, stop_rr, gnt_rr) = '1' then
+          b_state <= ADDR;
+        end if;
+      when ADDR =>
+        if dac_q = '0' or dac2 = '1' then
+          b_state <= DATA;
+        end if;
+      when DATA =>
+        if dv_seen = '0' and devsel_rr = '1' and dv_cnt = 4 then
+          if frame_q = '1' then
+            b_state <= S_RELEASE;
+          end if;
+        elsif irdy_q = '0' and (trdy_r = '0' or stop_r = '0') and frame_q = '1' then
+          b_state <= S_RELEASE;
+        end if;
+      when S_RELEASE =>
+        if err_ab /= "00" or cur = len_q then
+          b_state <= CHECK;
+        else
+          b_state <= BACKOFF;
+        end if;
+      when others =>
+        null;
+    end case;
+    if rst = '1' then
+      b_state <= IDLE;
+    end if;
+  end process;
+
+  process (all)
+    variable s : state_t;
+    variable in_data, dacfirst, ma, fin, stay : std_logic;
+    variable ad : word;
+    variable cbe : std_logic_vector(3 downto 0);
+    variable par : std_logic;
+  begin
+    s := b_state;
+    in_data := '0';
+    if s = DATA then
+      in_data := '1';
+    end if;
+    -- the first of a dual address cycle's address phases is next: a
+    -- start from REQ with a non-zero upper address (dac_q is set in
+    -- ACCEPT, so it is the register here)
+    dacfirst := '0';
+    if state = REQ then
+      dacfirst := dac_q;
+    end if;
+    -- the master abort the engine will see at the next edge (DEVSEL# of
+    -- this edge, in its flip-flop now)
+    ma := '0';
+    if s = DATA and dv_seen_nx = '0' and devsel_r = '1' and dv_cnt_nx = 4 then
+      ma := '1';
+    end if;
+    -- the final data phase is on the bus (it ends with TRDY# or STOP#)
+    fin := in_data and not ma and frame_q_nx;
+    -- a data phase not yet the last, no master abort
+    stay := in_data and not ma and not frame_q_nx;
+    x_data <= in_data;
+    x_ma <= ma;
+    x_fin <= fin;
+    -- cur moves on with the word the engine saw move (moved)
+    x_left2 <= '0';
+    if (moved = '0' and left2 = '1') or (moved = '1' and left3 = '1') then
+      x_left2 <= stay;
+    end if;
+    x_ltx <= '0';
+    if lt_cnt_nx(7 downto 1) = 0 then
+      x_ltx <= stay;
+    end if;
+    -- a GNT# decision at the next edge: park, or start the address phase
+    x_gsel <= '0';
+    if rst = '0' and idle_nx = '1' then
+      if s = IDLE or s = ACCEPT or s = ACCEPT2 or s = BACKOFF or s = CHECK or
+         (s = REQ and master_enable = '1') then
+        x_gsel <= '1';
+      end if;
+    end if;
+    x_oe_gsel <= '0';
+    if rst = '0' and idle_nx = '1' and s = REQ and master_enable = '1' then
+      x_oe_gsel <= '1';
+    end if;
+
+    -- FRAME#: high anyway (U), or high if a word moves (T, with GNT#)
+    if s = DATA then
+      x_frame_u <= frame_q_nx or ma;
+    elsif s = ADDR and dacfirst = '0' and left1 = '1' then
+      x_frame_u <= '1';
+    elsif s = REQ then
+      x_frame_u <= '0';
+    else
+      x_frame_u <= frame_q_nx;
+    end if;
+    -- IRDY#: the value unless the final phase completes
+    if s = DATA then
+      x_irdy_k <= irdy_q_nx or (ma and frame_q_nx);
+    elsif s = ADDR then
+      x_irdy_k <= irdy_q_nx and dacfirst;
+    elsif s = REQ then
+      x_irdy_k <= '1';
+    else
+      x_irdy_k <= irdy_q_nx;
+    end if;
+
+    -- enables without the live pads (GNT# decides where x_*gsel says)
+    x_frame_oe_b <= frame_oe_q_nx and not (ma and frame_q_nx);
+    if s = S_RELEASE then
+      x_irdy_oe_b <= '0';
+    else
+      x_irdy_oe_b <= irdy_oe_q_nx;
+    end if;
+    if s = DATA then
+      x_ad_oe_b  <= ad_oe_q_nx and not (ma and frame_q_nx);
+      x_cbe_oe_b <= cbe_oe_q_nx and not (ma and frame_q_nx);
+    elsif s = ADDR then
+      x_ad_oe_b  <= ad_oe_q_nx and (dacfirst or wr_q);
+      x_cbe_oe_b <= cbe_oe_q_nx;
+    elsif s = S_RELEASE then
+      x_ad_oe_b  <= ad_oe_q_nx;
+      x_cbe_oe_b <= cbe_oe_q_nx;
+    else
+      x_ad_oe_b  <= '0';
+      x_cbe_oe_b <= '0';
+    end if;
+    if alt_ad_oe = '1' then
+      x_ad_oe_b <= '1';
+    end if;
+    x_ad_gsel <= '0';
+    if rst = '0' and idle_nx = '1' and alt_ad_oe = '0' then
+      if s = IDLE or s = ACCEPT or s = ACCEPT2 or s = BACKOFF or s = CHECK or
+         (s = REQ and master_enable = '1') then
+        x_ad_gsel <= '1';
+      end if;
+    end if;
+
+    -- the word for AD: the address, the upper address, the burst buffer's
+    -- word; the other driver's when it drives. Its parity is PAR's next
+    -- value: the parity of each source (registers), then the select, so
+    -- the XOR tree is not behind the state.
+    if alt_ad_oe = '1' then
+      -- the target drives AD and its own PAR: this parity is not used
+      ad := alt_ad;
+      par := '0';
+    elsif s = DATA or (s = ADDR and dacfirst = '0') then
+      ad := buf_q;
+      par := xor_all(buf_q);
+    elsif s = ADDR then
+      ad := a_hi;
+      par := xor_all(a_hi);
+    else
+      -- the address phase's word (cur changes only in DATA and at the
+      -- request; a parked bus may carry any word)
+      ad := x_addr;
+      par := xor_all(x_addr);
+    end if;
+    x_ad <= ad;
+    x_ad_hold <= in_data and not alt_ad_oe;
+    if s = REQ then
+      if dac_q = '1' then
+        cbe := CMD_DAC;
+      elsif wr_q = '1' then
+        cbe := CMD_MEM_WRITE;
+      elsif len_q - cur = 1 then
+        cbe := CMD_MEM_READ;
+      else
+        cbe := CMD_MEM_READ_M;
+      end if;
+    elsif s = ADDR and dacfirst = '1' then
+      cbe := cmd_q_nx;
+    elsif s = ADDR then
+      cbe := "0000";
+    else
+      cbe := cbe_q_nx;
+    end if;
+    x_cbe <= cbe;
+    x_par <= par xor xor_all(cbe);
+    -- the burst buffer's read address: buf_q holds the word that goes onto
+    -- AD at the next edge (the first at the last address phase, then the
+    -- word after the one on AD, one further when a word moves)
+    -- (from cur and moved: cur_nx also depends on the DMA port)
+    if s = DATA then
+      if moved = '1' then
+        x_ra1 <= cur(3 downto 0) + 2;
+        x_ra2 <= cur(3 downto 0) + 3;
+      else
+        x_ra1 <= cur(3 downto 0) + 1;
+        x_ra2 <= cur(3 downto 0) + 2;
+      end if;
+    elsif s = ADDR and dacfirst = '0' then
+      x_ra1 <= cur(3 downto 0) + 1;
+      x_ra2 <= cur(3 downto 0) + 1;
+    else
+      x_ra1 <= cur(3 downto 0);
+      x_ra2 <= cur(3 downto 0);
+    end if;
+    x_perr_e <= rchk_nx and perr_resp;
+    x_req_u <= req_q_nx;
+    if (s = ADDR and dacfirst = '0' and left1 = '1') or (ma = '1' and frame_q_nx = '1') then
+      x_req_u <= '1';
+    end if;
+  end process;
+
+  idle_nx <= idle_prev(frame_r, irdy_r, trdy_r, stop_r, gnt_r);
+  x_addr <= a_lo(31 downto 12) & std_logic_vector(unsigned(a_lo(11 downto 2)) + cur) & "00";
+
+  lut_frame_t : entity work.pci_lut4
+    generic map (INIT => lut_init(L_LT), HARD => HARD_LUTS)
+    port map (i0 => gnt_n, i1 => x_left2, i2 => x_ltx, i3 => '0', o => x_frame_t);
+  lut_frame : entity work.pci_lut4
+    generic map (INIT => lut_init(L_FRAME), HARD => HARD_LUTS)
+    port map (i0 => trdy_n_in, i1 => stop_n_in, i2 => x_frame_u, i3 => x_frame_t, o => p_frame);
+  lut_frame_g : entity work.pci_lut4
+    generic map (INIT => lut_init(L_GNT), HARD => HARD_LUTS)
+    port map (i0 => gnt_n, i1 => x_oe_gsel, i2 => x_frame_oe_b, i3 => '0', o => x_frame_oe);
+  lut_frame_oe : entity work.pci_lut4
+    generic map (INIT => lut_init(L_OE), HARD => HARD_LUTS)
+    port map (i0 => trdy_n_in, i1 => stop_n_in, i2 => x_fin, i3 => x_frame_oe, o => p_frame_oe);
+  lut_irdy : entity work.pci_lut4
+    generic map (INIT => lut_init(L_IRDY), HARD => HARD_LUTS)
+    port map (i0 => trdy_n_in, i1 => stop_n_in, i2 => x_fin, i3 => x_irdy_k, o => p_irdy);
+  lut_irdy_oe : entity work.pci_lut4
+    generic map (INIT => lut_init(L_GNT), HARD => HARD_LUTS)
+    port map (i0 => gnt_n, i1 => x_oe_gsel, i2 => x_irdy_oe_b, i3 => '0', o => p_irdy_oe);
+  lut_ad_g : entity work.pci_lut4
+    generic map (INIT => lut_init(L_GNT), HARD => HARD_LUTS)
+    port map (i0 => gnt_n, i1 => x_ad_gsel, i2 => x_ad_oe_b, i3 => '0', o => x_ad_oe);
+  lut_ad_oe : entity work.pci_lut4
+    generic map (INIT => lut_init(L_OE), HARD => HARD_LUTS)
+    port map (i0 => trdy_n_in, i1 => stop_n_in, i2 => x_fin, i3 => x_ad_oe, o => p_ad_oe);
+  lut_cbe_g : entity work.pci_lut4
+    generic map (INIT => lut_init(L_GNT), HARD => HARD_LUTS)
+    port map (i0 => gnt_n, i1 => x_gsel, i2 => x_cbe_oe_b, i3 => '0', o => x_cbe_oe);
+  lut_cbe_oe : entity work.pci_lut4
+    generic map (INIT => lut_init(L_OE), HARD => HARD_LUTS)
+    port map (i0 => trdy_n_in, i1 => stop_n_in, i2 => x_fin, i3 => x_cbe_oe, o => p_cbe_oe);
+  ad_bits : for i in 0 to 31 generate
+    lut_ad : entity work.pci_lut4
+      generic map (INIT => lut_init(L_SEL), HARD => HARD_LUTS)
+      port map (i0 => x_ad_hold, i1 => trdy_n_in, i2 => ad_in(i), i3 => x_ad(i), o => p_ad(i));
+  end generate;
+  ra_bits : for i in 0 to 3 generate
+    lut_ra : entity work.pci_lut4
+      generic map (INIT => lut_init(L_SEL), HARD => HARD_LUTS)
+      port map (i0 => x_data, i1 => trdy_n_in, i2 => x_ra1(i), i3 => x_ra2(i), o => buf_ra(i));
+  end generate;
+  lut_pq : entity work.pci_lut4
+    generic map (INIT => lut_init(L_SEL), HARD => HARD_LUTS)
+    port map (i0 => x_ad_hold, i1 => trdy_n_in, i2 => pq, i3 => x_par, o => p_pq);
+  lut_perr : entity work.pci_lut4
+    generic map (INIT => lut_init(L_PERR), HARD => HARD_LUTS)
+    port map (i0 => par_in, i1 => x_perr_e, i2 => bus_par_nx, i3 => '0', o => p_perr);
+  perr_chk <= x_perr_e;
+  par_x <= bus_par_nx;
+  p_cbe <= x_cbe;
+  p_par_oe <= ad_oe_q_nx and not rst;
+  p_perr_oe <= perr_resp when rchk_nx = '1' else perr_oe_q_nx and perr_hold_nx;
+  -- REQ#: released with the start of the final data phase by count (a
+  -- word moves and the next is the last, or a single-phase address),
+  -- so the arbiter does not see a request that is over; its other
+  -- changes follow the engine a clock late
+  lut_req : entity work.pci_lut4
+    generic map (INIT => INIT_REQ, HARD => HARD_LUTS)
+    port map (i0 => trdy_n_in, i1 => x_req_u, i2 => x_left2, i3 => '0', o => p_req);
+
+  process (clk)
+  begin
+    if rising_edge(clk) then
+      pq <= p_pq;
+    end if;
+  end process;
+
   pins_now : if not NEXT_OUT generate
-    ad_out      <= ad_q;
-    ad_oe       <= ad_oe_q;
-    cbe_n_out   <= cbe_q;
-    cbe_n_oe    <= cbe_oe_q;
-    -- PAR covers AD and C/BE# of the previous clock as the bus carried them,
-    -- which is what we drove whenever par_oe is set (ad_in is the pad)
-    par_out     <= bus_par;
-    par_oe      <= par_oe_q;
-    frame_n_out <= frame_q;
-    frame_n_oe  <= frame_oe_q;
-    irdy_n_out  <= irdy_q;
-    irdy_n_oe   <= irdy_oe_q;
-    perr_n_out  <= perr_q;
-    perr_n_oe   <= perr_oe_q;
-    req_n       <= req_q;
+    signal q_ad : word := (others => '0');
+    signal q_cbe : std_logic_vector(3 downto 0) := (others => '0');
+    signal q_ad_oe, q_cbe_oe, q_par_oe, q_frame_oe, q_irdy_oe, q_perr_oe : std_logic := '0';
+    signal q_frame, q_irdy, q_perr, q_req : std_logic := '1';
+    signal q_par : std_logic := '0';
+  begin
+    process (clk)
+    begin
+      if rising_edge(clk) then
+        q_ad <= p_ad; q_cbe <= p_cbe; q_ad_oe <= p_ad_oe; q_cbe_oe <= p_cbe_oe;
+        q_par <= pq; q_par_oe <= p_par_oe; q_frame <= p_frame; q_frame_oe <= p_frame_oe;
+        q_irdy <= p_irdy; q_irdy_oe <= p_irdy_oe; q_perr <= p_perr; q_perr_oe <= p_perr_oe;
+        q_req <= p_req;
+      end if;
+    end process;
+    ad_out      <= q_ad;
+    ad_oe       <= q_ad_oe;
+    cbe_n_out   <= q_cbe;
+    cbe_n_oe    <= q_cbe_oe;
+    par_out     <= q_par;
+    par_oe      <= q_par_oe;
+    frame_n_out <= q_frame;
+    frame_n_oe  <= q_frame_oe;
+    irdy_n_out  <= q_irdy;
+    irdy_n_oe   <= q_irdy_oe;
+    perr_n_out  <= q_perr;
+    perr_n_oe   <= q_perr_oe;
+    req_n       <= q_req;
   end generate;
   pins_next : if NEXT_OUT generate
-    ad_out      <= ad_q_nx;
-    ad_oe       <= ad_oe_q_nx;
-    cbe_n_out   <= cbe_q_nx;
-    cbe_n_oe    <= cbe_oe_q_nx;
-    par_out     <= bus_par_nx;
-    par_oe      <= par_oe_q_nx;
-    frame_n_out <= frame_q_nx;
-    frame_n_oe  <= frame_oe_q_nx;
-    irdy_n_out  <= irdy_q_nx;
-    irdy_n_oe   <= irdy_oe_q_nx;
-    perr_n_out  <= perr_q_nx;
-    perr_n_oe   <= perr_oe_q_nx;
-    req_n       <= req_q_nx;
+    ad_out      <= p_ad;
+    ad_oe       <= p_ad_oe;
+    cbe_n_out   <= p_cbe;
+    cbe_n_oe    <= p_cbe_oe;
+    par_out     <= pq;
+    par_oe      <= p_par_oe;
+    frame_n_out <= p_frame;
+    frame_n_oe  <= p_frame_oe;
+    irdy_n_out  <= p_irdy;
+    irdy_n_oe   <= p_irdy_oe;
+    perr_n_out  <= p_perr;
+    perr_n_oe   <= p_perr_oe;
+    req_n       <= p_req;
   end generate;
+
+  -- pragma translate_off
+  -- The pins, loaded at the last edge, are what the engine's registers
+  -- hold a clock later: each one-LUT path is its part of the engine
+  -- (AD itself is checked by the testbenches' data; PAR against the
+  -- parity of the pads). Runs in every simulation of the initiator.
+  pins_vs_engine : block
+    signal c_cbe : std_logic_vector(3 downto 0);
+    signal c_v : std_logic_vector(12 downto 0) := (others => '0');
+    signal c_req : std_logic := '1';
+    signal c_rst, c_alt : std_logic := '1';
+  begin
+    process (clk)
+    begin
+      if rising_edge(clk) then
+        c_v <= p_ad_oe & p_cbe_oe & pq & p_par_oe & p_frame & p_frame_oe &
+               p_irdy & p_irdy_oe & p_perr & p_perr_oe & p_req & '0' & '0';
+        c_cbe <= p_cbe;
+        c_req <= req_q_nx;
+        c_rst <= rst;
+        c_alt <= alt_ad_oe;
+      end if;
+      if falling_edge(clk) then
+        assert state = IDLE or b_state = state_nx
+          report "pci_initiator: the pins' next state differs from the engine's" severity failure;
+      end if;
+      if falling_edge(clk) and c_rst = '0' and rst = '0' then
+        assert c_v(12) = (ad_oe_q_nx or c_alt) report "pci_initiator: AD enable differs from the engine" severity failure;
+        assert c_v(11) = cbe_oe_q_nx report "pci_initiator: C/BE# enable differs from the engine" severity failure;
+        assert c_v(10) = bus_par_nx or c_v(9) = '0' report "pci_initiator: PAR is not the parity of AD, C/BE#" severity failure;
+        assert c_v(9) = par_oe_q_nx report "pci_initiator: PAR enable differs from the engine" severity failure;
+        assert c_v(8) = frame_q_nx or c_v(7) = '0' report "pci_initiator: FRAME# differs from the engine" severity failure;
+        assert c_v(7) = frame_oe_q_nx report "pci_initiator: FRAME# enable differs from the engine" severity failure;
+        assert c_v(6) = irdy_q_nx or c_v(5) = '0' report "pci_initiator: IRDY# differs from the engine" severity failure;
+        assert c_v(5) = irdy_oe_q_nx report "pci_initiator: IRDY# enable differs from the engine" severity failure;
+        assert c_v(4) = perr_q_nx or c_v(3) = '0' report "pci_initiator: PERR# differs from the engine" severity failure;
+        assert c_v(3) = perr_oe_q_nx report "pci_initiator: PERR# enable differs from the engine" severity failure;
+        -- REQ# is the engine's, or already its next where the LUT knows it
+        assert c_v(2) = req_q or c_v(2) = req_q_nx report "pci_initiator: REQ# differs from the engine" severity failure;
+        assert c_cbe = cbe_q_nx or c_v(11) = '0' report "pci_initiator: C/BE# differs from the engine" severity failure;
+      end if;
+    end process;
+  end block;
+  -- pragma translate_on
+
   mst_data_perr  <= st_dperr;
   mst_rcv_tabort <= st_tabort;
   mst_rcv_mabort <= st_mabort;
   mst_det_perr   <= st_det;
   dma_ready    <= ready_q;
   dma_wd_ready <= wd_rdy_q;
-  dma_rd_valid <= rd_valid_q;
-  dma_rd_data  <= rd_data_q;
-  dma_done     <= done_q;
-  dma_err      <= err_q;
-  mst_busy     <= frame_oe_q or irdy_oe_q;
+  -- read words a clock after their data phase, as the pads' engine would
+  -- hand them out: its next value, and the AD flip-flops themselves
+  dma_rd_valid <= rchk_nx;
+  dma_rd_data  <= ad_r;
+  -- done as the pads' engine would signal it (a clock before this
+  -- engine's register): the request's last word is long in, and IDLE,
+  -- a clock later here, waits for the next request anyway
+  dma_done     <= done_q_nx;
+  dma_err      <= err_q_nx;
+  -- the engine's next values are the pads' state now: FRAME#/IRDY# driven
+  mst_busy     <= frame_oe_q_nx or irdy_oe_q_nx;
 end architecture;

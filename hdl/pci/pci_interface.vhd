@@ -3,13 +3,15 @@
 -- pins, and the card's own MSI (pci_msi_raise) sharing the initiator with
 -- the DMA port. docs/pci.md ("The whole interface") says how.
 --
--- Pins: lines only one side drives come straight from its flip-flops
+-- Pins: lines only one side drives come straight from its next values
 -- (FRAME#, IRDY#, C/BE#, REQ# from the initiator; TRDY#, DEVSEL#, STOP#,
 -- SERR# from the target). AD and PERR# are driven by either side, never
--- both in one clock nor in adjacent clocks (PCI turnaround), so each pin is
--- a select between the two sides' flip-flops by their output enables (one
--- LUT level). PAR is the same function in both (even parity of the AD and
--- C/BE# the bus carried a clock earlier), so one flip-flop serves both.
+-- both in one clock nor in adjacent clocks (PCI turnaround). AD goes
+-- through the initiator's one-LUT pin paths, which take the target's next
+-- word and enable in (so no select sits behind the live TRDY#); PERR# is
+-- one LUT of the live PAR over the driving side's check; PAR is each
+-- side's own (parity of the AD and C/BE# the bus carried a clock
+-- earlier). docs/pci.md "Pins".
 -- The target ignores the address phases of the initiator's own
 -- transactions, so a misprogrammed DMA address in BAR0 cannot make both
 -- sides drive AD.
@@ -112,6 +114,25 @@ architecture rtl of pci_interface is
   signal n_perr, n_perr_oe, n_serr_oe, n_req : std_logic;
   signal t_ad_oe, i_ad_oe, t_par, t_par_oe, i_par, i_par_oe : std_logic;
   signal t_perr, t_perr_oe, i_perr, i_perr_oe : std_logic;
+  -- PERR#/SERR# before the live PAR (each side's check and parity)
+  signal t_perr_chk, t_serr_chk, t_par_x, i_perr_chk, i_par_x, perr_chk, perr_par_x : std_logic;
+
+  -- LUT4 contents of "PAR differs from par_x where checked" (o = INIT(i3
+  -- i2 i1 i0), i0 PAR, i1 check, i2 par_x) and of its complement
+  function par_lut (inv : boolean) return std_logic_vector is
+    variable r : std_logic_vector(15 downto 0);
+    variable bad : boolean;
+  begin
+    for a in 0 to 15 loop
+      bad := (a / 2) mod 2 = 1 and ((a mod 2 = 1) /= ((a / 4) mod 2 = 1));
+      if bad /= inv then
+        r(a) := '1';
+      else
+        r(a) := '0';
+      end if;
+    end loop;
+    return r;
+  end function;
   signal c_master, c_perr, c_msi : std_logic;
   signal c_mme : std_logic_vector(2 downto 0);
   signal c_data : std_logic_vector(15 downto 0);
@@ -145,7 +166,8 @@ begin
       devsel_n_in => devsel_n_in, devsel_n_out => n_devsel, devsel_n_oe => n_devsel_oe,
       stop_n_in => stop_n_in, stop_n_out => n_stop, stop_n_oe => n_stop_oe,
       perr_n_in => perr_n_in, perr_n_out => t_perr, perr_n_oe => t_perr_oe,
-      serr_n_out => serr_n_out, serr_n_oe => n_serr_oe,
+      serr_n_out => serr_n_out, serr_n_oe => open,
+      perr_chk => t_perr_chk, serr_chk => t_serr_chk, par_x => t_par_x,
       reg_valid => reg_valid, reg_write => reg_write, reg_addr => reg_addr,
       reg_wdata => reg_wdata, reg_ready => reg_ready, reg_rdata => reg_rdata,
       mem_enable => mem_enable, master_enable => c_master, perr_resp => c_perr,
@@ -157,7 +179,7 @@ begin
       db_valid => db_valid, db_slot => db_slot, db_data => db_data, bad_write => bad_write);
 
   initiator : entity work.pci_initiator
-    generic map (NEXT_OUT => true)
+    generic map (NEXT_OUT => true, HARD_LUTS => NEXT_OUT)
     port map (
       clk => clk, rst => rst,
       ad_in => ad_in, ad_out => i_ad, ad_oe => i_ad_oe,
@@ -175,7 +197,9 @@ begin
       dma_addr => m_addr, dma_len => m_len, dma_wd_data => m_wd,
       dma_wd_ready => m_wd_ready, dma_rd_valid => dma_rd_valid, dma_rd_data => dma_rd_data,
       dma_done => m_done, dma_err => m_err,
-      dma_hi_ld => w_hi_ld, dma_hi_keep => sel_msi, mst_busy => busy);
+      dma_hi_ld => w_hi_ld, dma_hi_keep => sel_msi,
+      alt_ad => t_ad, alt_ad_oe => t_ad_oe, perr_chk => i_perr_chk, par_x => i_par_x,
+      mst_busy => busy);
 
   msi : entity work.pci_msi_raise
     port map (
@@ -227,13 +251,25 @@ begin
 
   -- shared pins (see the header), as next values: the select and the OR
   -- sit in front of the output registers, not between them and the pads
-  n_ad     <= i_ad when i_ad_oe = '1' else t_ad;
-  n_ad_oe  <= i_ad_oe or t_ad_oe;
+  -- AD: the initiator's one-LUT paths take the target's next value and
+  -- enable in (alt_ad), so nothing sits between those LUTs and the pins
+  n_ad     <= i_ad;
+  n_ad_oe  <= i_ad_oe;
   -- PAR: each side's own (the target's from its registered inputs, the
   -- initiator's the parity of the pads a clock earlier)
   n_par    <= t_par when t_par_oe = '1' else i_par;
   n_par_oe <= i_par_oe or t_par_oe;
-  n_perr   <= i_perr when i_perr_oe = '1' else t_perr;
+  -- PERR# and SERR#: due a clock after PAR, so one LUT of the live PAR
+  -- over the driving side's check and parity (the sides' own PERR#
+  -- values, t_perr and i_perr, are the same function in two LUTs)
+  perr_chk   <= i_perr_chk when i_perr_oe = '1' else t_perr_chk;
+  perr_par_x <= i_par_x when i_perr_oe = '1' else t_par_x;
+  lut_perr : entity work.pci_lut4
+    generic map (INIT => par_lut(true), HARD => NEXT_OUT)
+    port map (i0 => par_in, i1 => perr_chk, i2 => perr_par_x, i3 => '0', o => n_perr);
+  lut_serr : entity work.pci_lut4
+    generic map (INIT => par_lut(false), HARD => NEXT_OUT)
+    port map (i0 => par_in, i1 => t_serr_chk, i2 => t_par_x, i3 => '0', o => n_serr_oe);
   n_perr_oe <= i_perr_oe or t_perr_oe;
 
   -- the output registers: here (simulation, Verilator) or the board's

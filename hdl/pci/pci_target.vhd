@@ -79,6 +79,12 @@ entity pci_target is
     perr_n_oe    : out std_logic;
     serr_n_out   : out std_logic;   -- open drain: out is always '0', oe asserts
     serr_n_oe    : out std_logic;
+    -- PERR#'s and SERR#'s next values before the live PAR: a parity check
+    -- is due (chk) and PAR must equal par_x. pci_interface makes the pins
+    -- from these in one LUT each (with the initiator's PERR#).
+    perr_chk     : out std_logic;
+    serr_chk     : out std_logic;
+    par_x        : out std_logic;
     -- register back end (clock_core's port): request held until reg_ready
     reg_valid    : out std_logic;
     reg_write    : out std_logic;
@@ -340,6 +346,7 @@ architecture rtl of pci_target is
   signal par_oe_q_nx : std_logic;
   signal bad_q_nx : std_logic;
   signal serr_q_nx : std_logic;
+  signal serr_chk_nx : std_logic;
   signal db_hit_nx : std_logic;
   signal cw_l_nx : std_logic_vector(3 downto 0);
   signal w_chk_nx : std_logic;
@@ -537,6 +544,7 @@ begin
     par_oe_q_nx <= ad_oe_q;
     bad_q_nx    <= '0';
     serr_q_nx   <= '0';
+    serr_chk_nx <= '0';
     db_hit_nx   <= '0';
     cw_l_nx     <= "0000";
 
@@ -616,6 +624,7 @@ begin
           -- phase, so, as PERR#, it is one LUT of the live PAR
           if c_serr = '1' and c_perr = '1' then
             serr_q_nx <= bus_par_nx xor par_in;
+            serr_chk_nx <= '1';
           end if;
           state_nx    <= DECODE;
         end if;
@@ -836,7 +845,7 @@ begin
       state_nx <= IDLE; kind_nx <= K_RETRY; frame_d_nx <= '1'; tpar_nx <= '0';
       ad_oe_q_nx <= '0'; par_oe_q_nx <= '0'; tgt_oe_nx <= '0'; perr_oe_q_nx <= '0';
       trdy_q_nx <= '1'; devsel_q_nx <= '1'; stop_q_nx <= '1'; perr_q_nx <= '1';
-      serr_q_nx <= '0'; perr_hold_nx <= '0'; db_hit_nx <= '0'; lat_q_nx <= (others => '0'); w_chk_nx <= '0'; w_post_nx <= '0'; bad_q_nx <= '0';
+      serr_q_nx <= '0'; serr_chk_nx <= '0'; perr_hold_nx <= '0'; db_hit_nx <= '0'; lat_q_nx <= (others => '0'); w_chk_nx <= '0'; w_post_nx <= '0'; bad_q_nx <= '0';
       c_mem_nx <= '0'; c_master_nx <= '0'; c_perr_nx <= '0'; c_serr_nx <= '0'; c_intdis_nx <= '0';
       s_mdpe_nx <= '0'; s_rta_nx <= '0'; s_rma_nx <= '0'; s_sse_nx <= '0'; s_dpe_nx <= '0';
       bar0_nx <= (others => '0');
@@ -969,6 +978,10 @@ begin
   -- enables, which hold still from the edge its IRDY# was seen until the
   -- data phase ends, so cbe_d has them (tpar_nx). Taken from the pads, as
   -- before session 7, the XOR tree sat between AD and a flip-flop.
+  perr_chk <= w_chk and c_perr and not rst;
+  serr_chk <= serr_chk_nx;
+  par_x    <= bus_par_nx;
+
   pins_now : if not NEXT_OUT generate
     ad_out       <= cfg_q or live_q;
     ad_oe        <= ad_oe_q;
