@@ -92,6 +92,15 @@ struct spx_hw {
 					 * sets its DMA mask here) */
 	u32 slot_programmed;		/* bit i: slot i's ring was set */
 	u32 slot_enabled;		/* bit i: slot i enabled by us */
+	/*
+	 * Copies of two registers only this driver writes, so that the
+	 * interrupt path writes them without reading them first (a read
+	 * stalls the CPU for a bus round trip). Valid from the first access
+	 * after spx_slot_probe(); under the lock.
+	 */
+	unsigned int slot_sel;		/* msi_slots.slot_sel + 1; 0: not known */
+	u32 irq_mask;			/* irq.mask */
+	bool irq_mask_known;
 	unsigned int fifo_depth;	/* event FIFO entries */
 	u64 nominal_period_fp;		/* 1e9 / clk_hz in 2^-32 ns */
 	u64 capture_delay_ns;		/* subtract from input stamps */

@@ -23,10 +23,17 @@ static inline void spx_wr(struct spx_hw *hw, u32 off, u32 val)
 #define WR(hw, BLK, REG, v) \
 	spx_wr(hw, (hw)->base[SPX_BLK_##BLK] + SPX_REL(BLK, REG), (v))
 
-/* Select slot for the window registers; caller holds the lock. */
+/*
+ * Select slot for the window registers; caller holds the lock. Written only
+ * when it changes: the interrupt path reads one slot's window again and
+ * again (spx_slot_cause_acc), and nothing but this driver moves it.
+ */
 static void spx_sel(struct spx_hw *hw, unsigned int slot)
 {
+	if (hw->slot_sel == slot + 1)
+		return;
 	WR(hw, MSI_SLOTS, SLOT_SEL, SPX_FIELD(MSI_SLOTS, SLOT_SEL, SLOT, slot));
+	hw->slot_sel = slot + 1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -51,6 +58,8 @@ int spx_slot_probe(struct spx_hw *hw, unsigned int features_n_slots)
 	hw->latch_ns = 0;
 	hw->slot_programmed = 0;
 	hw->slot_enabled = 0;
+	hw->slot_sel = 0;
+	hw->irq_mask_known = false;
 	if (!hw->present[SPX_BLK_MSI_SLOTS]) {
 		if (features_n_slots)
 			spx_warn(hw, "identity block reports %u MSI slot(s) but there is no msi_slots block: slots unused\n",
@@ -597,6 +606,25 @@ int spx_slot_busy(struct spx_hw *hw, bool *busy)
 /* Card interrupts                                                   */
 /* ---------------------------------------------------------------- */
 
+/*
+ * irq.mask from the copy, read from the card the first time (a previous
+ * driver instance may have left bits set); all ones: the card is gone.
+ * Caller holds the lock.
+ */
+static u32 spx_irq_mask_get(struct spx_hw *hw)
+{
+	u32 mask;
+
+	if (hw->irq_mask_known)
+		return hw->irq_mask;
+	mask = RD(hw, IRQ, MASK);
+	if (mask != SPX_ALL_ONES) {
+		hw->irq_mask = mask;
+		hw->irq_mask_known = true;
+	}
+	return mask;
+}
+
 int spx_irq_mask(struct spx_hw *hw, unsigned int slot, bool masked)
 {
 	u32 mask;
@@ -606,10 +634,11 @@ int spx_irq_mask(struct spx_hw *hw, unsigned int slot, bool masked)
 	if (slot >= hw->n_slots)
 		return -EINVAL;
 	spx_lock(&hw->os);
-	mask = RD(hw, IRQ, MASK);
+	mask = spx_irq_mask_get(hw);
 	if (mask != SPX_ALL_ONES) {
 		mask = masked ? mask | (1u << slot) : mask & ~(1u << slot);
 		WR(hw, IRQ, MASK, mask);
+		hw->irq_mask = mask;
 	}
 	spx_unlock(&hw->os);
 	return mask == SPX_ALL_ONES ? -ENODEV : 0;
@@ -674,7 +703,7 @@ int spx_irq_ack(struct spx_hw *hw, u32 *seen)
 	if (!hw->present[SPX_BLK_IRQ])
 		return -EOPNOTSUPP;
 	spx_lock(&hw->os);
-	mask = RD(hw, IRQ, MASK);
+	mask = spx_irq_mask_get(hw);
 	if ((hw->version[SPX_BLK_IRQ] & 0xffff) >= 1) {
 		status = RD(hw, IRQ, STATUS);
 		if (status != SPX_ALL_ONES && status)
@@ -684,7 +713,8 @@ int spx_irq_ack(struct spx_hw *hw, u32 *seen)
 		raised = RD(hw, IRQ, RAISED);
 	}
 	spx_unlock(&hw->os);
-	if (mask == SPX_ALL_ONES || status == SPX_ALL_ONES)
+	/* mask comes from the copy once known: the read that follows tells */
+	if (mask == SPX_ALL_ONES || status == SPX_ALL_ONES || raised == SPX_ALL_ONES)
 		return -ENODEV;
 	if ((hw->version[SPX_BLK_IRQ] & 0xffff) >= 1)
 		return (status & ~mask) ? 1 : 0;

@@ -68,6 +68,8 @@ enum {
 	SPX_ST_SEQ_GAP,		/* stamp sequence jumps (a stamp lost: must stay 0) */
 	SPX_ST_STALLS,		/* holds that timed out (stamping stopped) */
 	SPX_ST_REDIRECT_FAIL,	/* MSI could not be pointed at the card */
+	SPX_ST_IRQ_HOLDS,	/* interrupts that held back the card's, not IMC */
+	SPX_ST_IRQ_RELEASES,	/* ... and the NAPI ends that let it go again */
 	SPX_ST_N
 };
 
@@ -79,6 +81,8 @@ static const char spx_st_names[SPX_ST_N][ETH_GSTRING_LEN] = {
 	"synpcix_rx_seq_gap",
 	"synpcix_stalls",
 	"synpcix_redirect_fail",
+	"synpcix_irq_holds",
+	"synpcix_irq_releases",
 };
 
 struct e1000_synpcix {
@@ -92,6 +96,7 @@ struct e1000_synpcix {
 	bool programmed;		/* slot ring set and enabled */
 	bool stalled;			/* hold timed out: off until re-init */
 	bool active;			/* clean_rx waits for stamps (NAPI reads) */
+	bool irq_held;			/* e1000_intr held the card's interrupt */
 	/* NAPI only */
 	struct e1000_rx_desc *hold_desc;
 	unsigned long hold_since;
@@ -458,6 +463,10 @@ void e1000_synpcix_configure(struct e1000_adapter *adapter)
 	r.base = ring->dma;
 	r.count = ring->count;
 	r.index = ring->next_to_clean;
+	/*
+	 * Both in BAR0, which is naturally aligned to its 128 KiB: they share
+	 * the high address word the slot keeps for the pair.
+	 */
 	r.cause_addr = bar0 + E1000_ICR;
 	r.head_addr = bar0 + ring->rdh;
 	err = s->ops.set_ring(s->slot, &r);
@@ -514,6 +523,16 @@ int e1000_synpcix_irq_flags(struct e1000_adapter *adapter, int flags)
 	return 0;
 }
 
+/* The card's interrupt for the slot unmasked; a hold it ends is counted. */
+static void spx_irq_unhold(struct e1000_synpcix *s)
+{
+	s->ops.irq_mask(s->slot, false);
+	if (READ_ONCE(s->irq_held)) {
+		WRITE_ONCE(s->irq_held, false);
+		s->st[SPX_ST_IRQ_RELEASES]++;
+	}
+}
+
 /* After request_irq: point the MSI at the slot's doorbell. */
 void e1000_synpcix_irq_attach(struct e1000_adapter *adapter)
 {
@@ -523,7 +542,7 @@ void e1000_synpcix_irq_attach(struct e1000_adapter *adapter)
 	if (!s || !s->msi || !s->programmed)
 		return;
 	/* a close during NAPI may have left it held back (e1000_synpcix_irq_hold) */
-	s->ops.irq_mask(s->slot, false);
+	spx_irq_unhold(s);
 	r = s->ops.redirect(adapter->pdev, 0, s->slot);
 	if (IS_ERR(r)) {
 		/* the MSI reaches the CPU unchanged: stock behaviour */
@@ -550,7 +569,7 @@ void e1000_synpcix_irq_detach(struct e1000_adapter *adapter)
 	s->ops.release(s->redirect);
 	s->redirect = NULL;
 	/* not left held back for the slot's next user */
-	s->ops.irq_mask(s->slot, false);
+	spx_irq_unhold(s);
 }
 
 /* After free_irq, or after a request_irq that failed. */
@@ -577,16 +596,24 @@ bool e1000_synpcix_irq_hold(struct e1000_adapter *adapter)
 {
 	struct e1000_synpcix *s = adapter->spx;
 
-	return s && READ_ONCE(s->redirect) && !s->ops.irq_mask(s->slot, true);
+	if (!s || !READ_ONCE(s->redirect) || s->ops.irq_mask(s->slot, true))
+		return false;
+	WRITE_ONCE(s->irq_held, true);
+	s->st[SPX_ST_IRQ_HOLDS]++;
+	return true;
 }
 
-/* e1000_irq_enable (the NAPI poll is done): the card's interrupt again. */
+/*
+ * e1000_irq_enable (the NAPI poll is done, or the interface comes up): the
+ * card's interrupt again. Unmasked whether or not this driver held it (a
+ * previous user of the slot may have left it masked); counted when it did.
+ */
 void e1000_synpcix_irq_release(struct e1000_adapter *adapter)
 {
 	struct e1000_synpcix *s = adapter->spx;
 
 	if (s && READ_ONCE(s->redirect))
-		s->ops.irq_mask(s->slot, false);
+		spx_irq_unhold(s);
 }
 
 /*

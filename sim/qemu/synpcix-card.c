@@ -130,9 +130,11 @@ struct SynpcixState {
     uint32_t pps_width_ns;  /* PPS pulse width (virtual time) */
     int32_t osc_ppb;        /* card oscillator offset */
     char *timelog;          /* path: "reset <virtual ns> <card time ns>" per
-                             * reset, "doorbell <virtual ns> <lead ns>" */
+                             * reset, "doorbell <virtual ns> <lead ns>
+                             * <reg reads> <reg writes>" */
     FILE *timelog_fp;
     uint64_t accesses;
+    uint64_t reg_reads, reg_writes; /* BAR0 accesses that are not doorbells */
     bool in_card;           /* the gateware is running (callbacks may come) */
     double active_until;    /* card time: step finely until then (synpcix_tick) */
     bool intx;              /* INTA# asserted (MSI off) */
@@ -320,7 +322,10 @@ static void synpcix_catch_up(SynpcixState *s)
 }
 
 /*
- * timelog: "doorbell <virtual ns> <lead ns>" for every doorbell write. A
+ * timelog: "doorbell <virtual ns> <lead ns> <reg reads> <reg writes>" for
+ * every doorbell write, the last two the register accesses so far: what a
+ * driver spends on the card per interrupt (a read stalls the CPU for a bus
+ * round trip, a posted write does not), counted where it happens. A
  * register access runs the card a few bus clocks past the card time of its
  * virtual time (card time never goes back), so a doorbell soon after one
  * reaches the card `lead` ns of card time later than its virtual time maps
@@ -334,8 +339,8 @@ static void synpcix_log_doorbell(SynpcixState *s)
     double lead = card_now_ns(s->card) - synpcix_card_time(s, now);
 
     if (s->timelog_fp) {
-        fprintf(s->timelog_fp, "doorbell %" PRId64 " %.0f\n", now,
-                lead > 0 ? lead : 0);
+        fprintf(s->timelog_fp, "doorbell %" PRId64 " %.0f %" PRIu64 " %" PRIu64
+                "\n", now, lead > 0 ? lead : 0, s->reg_reads, s->reg_writes);
         fflush(s->timelog_fp);
     }
 }
@@ -402,6 +407,7 @@ static uint64_t synpcix_mmio_read(void *opaque, hwaddr addr, unsigned size)
     }
     synpcix_catch_up(s);
     s->accesses++;
+    s->reg_reads++;
     s->in_card = true;
     v = card_read32(s->card, addr);
     s->in_card = false;
@@ -423,6 +429,8 @@ static void synpcix_mmio_write(void *opaque, hwaddr addr, uint64_t val,
     s->accesses++;
     if (addr >= SYNPCIX_RSV_DOORBELLS_BASE) {
         synpcix_log_doorbell(s);
+    } else {
+        s->reg_writes++;
     }
     s->in_card = true;
     card_write32(s->card, addr, val);   /* 0x800..: a doorbell */

@@ -37,7 +37,7 @@ struct scard {
 	u32 img[SYNPCIX_REG_WINDOW_BYTES / 4];
 	u32 bank[SPX_MAX_SLOTS][WIN_WORDS];
 	unsigned int n_slots;	/* slots that exist behind the window */
-	unsigned long writes;
+	unsigned long reads, writes;
 	int busy_reads;		/* status reads that still see busy (-1: forever) */
 	bool index_moves;	/* while busy, each index read advances it */
 	bool dead;
@@ -85,6 +85,7 @@ static u32 sc_read(void *ctx, u32 off)
 {
 	struct scard *c = ctx;
 
+	c->reads++;
 	if (c->dead)
 		return 0xffffffff;
 	if (off >= WIN_FIRST && off < WIN_END) {
@@ -619,14 +620,26 @@ static void test_counters(void)
 	begin("counters/cause-acc-read-clears");
 	c.bank[2][W(CAUSE_ACC)] = 0x95;
 	CHECK(spx_slot_cause_acc(&hw, 2, &v) == 0 && v == 0x95, "first read 0x%x", v);
+	/* the interrupt path: the window stays on slot 2, one read, no write */
+	snap = c;
 	CHECK(spx_slot_cause_acc(&hw, 2, &v) == 0 && v == 0, "second read 0x%x", v);
+	CHECK(c.reads == snap.reads + 1 && c.writes == snap.writes,
+	      "again on slot 2: %lu reads, %lu writes", c.reads - snap.reads,
+	      c.writes - snap.writes);
+	c.bank[1][W(CAUSE_ACC)] = 0x3;
+	CHECK(spx_slot_cause_acc(&hw, 1, &v) == 0 && v == 0x3 && sc_sel(&c) == 1,
+	      "slot 1 after slot 2: 0x%x, window on %u", v, sc_sel(&c));
 	CHECK(spx_slot_cause_acc(&hw, 4, &v) == -EINVAL, "slot 4");
 	end();
 
 	begin("irq/mask-pending-gap-raised");
 	CHECK(spx_irq_mask(&hw, 1, true) == 0 && spx_irq_mask(&hw, 3, true) == 0 &&
 	      c.img[SYNPCIX_IRQ_MASK / 4] == 0xa, "mask 0x%x", c.img[SYNPCIX_IRQ_MASK / 4]);
+	/* the interrupt path (hold, release): writes from the driver's copy */
+	snap = c;
 	CHECK(spx_irq_mask(&hw, 1, false) == 0 && c.img[SYNPCIX_IRQ_MASK / 4] == 0x8, "unmask");
+	CHECK(c.reads == snap.reads && c.writes == snap.writes + 1,
+	      "unmask: %lu reads, %lu writes", c.reads - snap.reads, c.writes - snap.writes);
 	snap = c;
 	CHECK(spx_irq_mask(&hw, 4, true) == -EINVAL && c.writes == snap.writes, "slot 4");
 	c.img[SYNPCIX_IRQ_PENDING / 4] = 0x5;
@@ -641,7 +654,8 @@ static void test_counters(void)
 	end();
 
 	begin("irq/ack-clears-status-unmasked-bit-is-ours");
-	c.img[SYNPCIX_IRQ_MASK / 4] = 0x4;
+	CHECK(spx_irq_mask(&hw, 3, false) == 0 && spx_irq_mask(&hw, 2, true) == 0 &&
+	      c.img[SYNPCIX_IRQ_MASK / 4] == 0x4, "mask 0x%x", c.img[SYNPCIX_IRQ_MASK / 4]);
 	c.img[SYNPCIX_IRQ_STATUS / 4] = 0x6;
 	snap = c;
 	CHECK(spx_irq_ack(&hw, &v) == 1, "status 0x6 under mask 0x4 not the card's");
@@ -663,7 +677,8 @@ static void test_counters(void)
 
 	begin("irq/ack-version-1.0-writes-mask-back-then-counts");
 	hw.version[SPX_BLK_IRQ] = 0x00010000;
-	c.img[SYNPCIX_IRQ_MASK / 4] = 0x6;
+	CHECK(spx_irq_mask(&hw, 1, true) == 0 && c.img[SYNPCIX_IRQ_MASK / 4] == 0x6,
+	      "mask 0x%x", c.img[SYNPCIX_IRQ_MASK / 4]);
 	v = 4242;
 	snap = c;
 	CHECK(spx_irq_ack(&hw, &v) == 0 && v == 4242, "raised unchanged %u", v);
