@@ -661,6 +661,12 @@ begin
       else
         uq <= step(3 downto 0);
         took <= '0';
+        -- the write port's default: the FIFO head's time into
+        -- last_stamp_lo (a pop's first write). No hold: the word means
+        -- something only in a clock that sets r_we, and every such clock
+        -- sets it or takes this default (no enable, fewer select terms)
+        r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
+        r_wdata <= cap_ns(31 downto 0);
         -- count - idx registered: S_PLAN0 / S_PLAN read it at least two
         -- clocks after idx or count last changed (S_LOAD, S_WRITE ->
         -- S_CNT -> S_CHK), and the subtraction in front of the burst
@@ -730,9 +736,7 @@ begin
               -- time's low word now, the scratch word in the next clock
               -- (took; the head stays on cap_* until the pop's edge)
               if cap_kind = '1' then
-                r_we <= '1';
-                r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
-                r_wdata <= cap_ns(31 downto 0);
+                r_we <= '1';   -- (r_waddr, r_wdata: the default)
                 took <= '1';
               end if;
               cap_pop <= '1';
@@ -1118,9 +1122,7 @@ begin
               rearm <= '1';
               -- its time's low word now, the scratch word in the next
               -- clock (cap_pop = 1: the head is still this capture)
-              r_we <= '1';
-              r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
-              r_wdata <= cap_ns(31 downto 0);
+              r_we <= '1';   -- (r_waddr, r_wdata: the default)
               fresh <= '1';
               took <= '1';
             else
