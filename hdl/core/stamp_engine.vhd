@@ -513,14 +513,16 @@ begin
   -- RAM read address: the step's word of the slot's row, or the window's
   -- The RAM has no read-during-write logic (stamp_slot_ram, `_nrw`): no
   -- clock reads the word written at its end. The writes and the reads at
-  -- the same edge: S_INIT writes step - 1 and reads step; a pop's last_data
+  -- the same edge: S_INIT writes step - 1 and reads row 0's word
+  -- step(4 downto 0) (slot is 0 from the reset; never step - 1, and the
+  -- high bits need no step source); a pop's last_data
   -- goes in while S_RCA0 reads ctrl; a takeover's while S_CHK reads the
   -- ring base; the counter sequencer writes item u while reading item
   -- u + 2 (or, after its last item, the ring base: S_CNT, S_MUL's S_CWAIT);
   -- the last item (index, in S_EV) and the window's word (in S_WGAP) while
   -- captures is read, a word neither of them writes (read-only in the
   -- window).
-  r_raddr <= std_logic_vector(step) when st = S_INIT else
+  r_raddr <= slot & std_logic_vector(step(4 downto 0)) when st = S_INIT else
              slot & std_logic_vector(to_unsigned(upd_rword(to_integer(mu_u), kind), 5))
                when mu_run = '1' else
              slot & std_logic_vector(to_unsigned(W_CAPTURES, 5)) when st = S_WGAP or st = S_EV else
@@ -546,11 +548,11 @@ begin
              -- the states before an entry address is formed (S_PLAN0 from
              -- S_CWAIT, S_CAUSE, S_CHK; S_CHK from S_SETTLE, S_WRITE; S_SETTLE
              -- lasts at least one clock after S_READ's done mask)
-             slot & std_logic_vector(to_unsigned(W_CTRL, 5)) when st = S_RCA0 and step = 0 else
-             slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA0 and step = 1 else
-             slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 else
-             slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5)) when st = S_RCA and step = 0 else
-             slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA else
+             slot & std_logic_vector(to_unsigned(W_CTRL, 5))
+               when (st = S_RCA0 or st = S_RCA) and step = 0 else
+             slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5))
+               when (st = S_RCA0 or st = S_RCA) and step = 1 else
+             slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 or st = S_RCA else
              slot & std_logic_vector(to_unsigned(W_HEAD_LO, 5)) when st = S_RHD else
              -- every other state: the ring base's high word for S_PLAN0
              -- (from S_CWAIT, S_CAUSE, S_CHK with nd = 0); never written
@@ -659,6 +661,12 @@ begin
       else
         uq <= step(3 downto 0);
         took <= '0';
+        -- the write port's default: the FIFO head's time into
+        -- last_stamp_lo (a pop's first write). No hold: the word means
+        -- something only in a clock that sets r_we, and every such clock
+        -- sets it or takes this default (no enable, fewer select terms)
+        r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
+        r_wdata <= cap_ns(31 downto 0);
         -- count - idx registered: S_PLAN0 / S_PLAN read it at least two
         -- clocks after idx or count last changed (S_LOAD, S_WRITE ->
         -- S_CNT -> S_CHK), and the subtraction in front of the burst
@@ -728,9 +736,7 @@ begin
               -- time's low word now, the scratch word in the next clock
               -- (took; the head stays on cap_* until the pop's edge)
               if cap_kind = '1' then
-                r_we <= '1';
-                r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
-                r_wdata <= cap_ns(31 downto 0);
+                r_we <= '1';   -- (r_waddr, r_wdata: the default)
                 took <= '1';
               end if;
               cap_pop <= '1';
@@ -907,9 +913,9 @@ begin
           when S_RCA =>
             -- the cause address again (daddr held ring addresses)
             step <= step + 1;
-            if step = 1 then
+            if step = 2 then
               daddr(29 downto 0) <= unsigned(r_rdata(31 downto 2));
-            elsif step = 2 then
+            elsif step = 3 then
               daddr(61 downto 30) <= unsigned(r_rdata);
               rearm <= '0';
               dv <= '1';
@@ -1065,8 +1071,9 @@ begin
               elsif rearm = '1' and cause_en = '1' then
                 -- the NIC's cause was set again by the capture taken over,
                 -- and stays set (no MSI) until read: read it, then look at
-                -- the ring again for what completed meanwhile
-                step <= (others => '0');
+                -- the ring again for what completed meanwhile (S_RCA0's
+                -- step numbering: one read address decode for both)
+                step <= to_unsigned(1, 8);
                 st <= S_RCA;
               elsif again = '1' and lim = '0' then
                 -- A capture popped here may have been latched after the
@@ -1115,9 +1122,7 @@ begin
               rearm <= '1';
               -- its time's low word now, the scratch word in the next
               -- clock (cap_pop = 1: the head is still this capture)
-              r_we <= '1';
-              r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
-              r_wdata <= cap_ns(31 downto 0);
+              r_we <= '1';   -- (r_waddr, r_wdata: the default)
               fresh <= '1';
               took <= '1';
             else
