@@ -577,6 +577,13 @@ begin
       w_post_nx <= '0';
     end if;
 
+    -- be_wdata takes the back end's read data for as long as a read is
+    -- outstanding (nothing else uses it then: configuration and memory
+    -- writes are retried, doorbells do not touch it), so the load needs no
+    -- reg_ready; it holds the completion when the RAM write below happens
+    if be_valid = '1' and be_write = '0' then
+      be_wdata_nx <= reg_rdata;
+    end if;
     -- back end handshake and the delayed-read slot
     if be_valid = '1' and reg_ready = '1' then
       be_valid_nx <= '0';
@@ -586,7 +593,6 @@ begin
         -- so this is the only RAM write of the clock)
         cw_a_nx <= std_logic_vector(to_unsigned(W_CPL, 7));
         cw_l_nx <= "1111";
-        be_wdata_nx <= reg_rdata;
         dr_nx <= DR_DONE;
         dr_age_nx <= (others => '0');
       end if;
@@ -768,12 +774,17 @@ begin
     if w_chk = '1' then
       be := cbe_d;
       d  := ad_d;
+      -- every write but a doorbell's (which may come while the back end
+      -- holds a posted write's data here) loads its data, used or not: one
+      -- select for the configuration and the memory write
+      if kind /= K_DB_WR then
+        be_wdata_nx <= d;
+      end if;
       if kind = K_CFG_WR then
         -- into the RAM: the lanes enabled of those it keeps; the bits
         -- of BAR0 and the MSI address that read as 0 are written as 0
         cw_a_nx <= '0' & a_off(7 downto 2);
         cw_l_nx <= not be and cfg_lanes(a_off(7 downto 2));
-        be_wdata_nx <= d;
         if to_integer(unsigned(a_off(7 downto 2))) = CFG_MSI_ALO then
           be_wdata_nx(1 downto 0) <= "00";
         end if;
@@ -787,7 +798,6 @@ begin
             w_post_nx   <= '1';
             be_write_nx <= '1';
             be_addr_nx  <= a_off;
-            be_wdata_nx <= d;
           elsif be /= "1111" then
             bad_q_nx <= '1';   -- partial word: ignored, reported
           end if;
