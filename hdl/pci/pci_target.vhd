@@ -232,7 +232,9 @@ architecture rtl of pci_target is
   type dr_t is (DR_EMPTY, DR_PENDING, DR_DONE);
   signal dr        : dr_t := DR_EMPTY;
   signal dr_off    : std_logic_vector(11 downto 2) := (others => '0');
-  signal dr_cmd    : std_logic_vector(3 downto 0) := (others => '0');
+  -- the read command's bits 3 and 1, which tell the three memory reads
+  -- apart (the repeat is compared only when it is a memory read too)
+  signal dr_cmd    : std_logic_vector(1 downto 0) := (others => '0');
   -- discard timer: a free-running counter (no clear, no enable: the
   -- cheapest counter) and the number of its wraps seen by the completion
   signal dr_tick   : unsigned(DISCARD_LOG2 - 1 downto 0) := (others => '0');
@@ -377,7 +379,7 @@ architecture rtl of pci_target is
   signal live_q_nx : word;
   signal ad_oe_q_nx : std_logic;
   signal dr_off_nx : std_logic_vector(11 downto 2);
-  signal dr_cmd_nx : std_logic_vector(3 downto 0);
+  signal dr_cmd_nx : std_logic_vector(1 downto 0);
   signal be_write_nx : std_logic;
   signal be_addr_nx : std_logic_vector(11 downto 2);
   signal c_mem_nx : std_logic;
@@ -649,7 +651,8 @@ begin
         hit_mem := c_mem = '1' and a_barhit = '1' and
                    (is_mem_read(a_cmd) or a_cmd = CMD_MEM_WRITE or a_cmd = CMD_MEM_WRITE_INV);
         claim := (hit_cfg or hit_mem) and not addr_err;
-        deliver := dr = DR_DONE and a_cpl = '1' and dr_off = a_off and dr_cmd = a_cmd;
+        deliver := dr = DR_DONE and a_cpl = '1' and dr_off = a_off and
+                   dr_cmd = a_cmd(3) & a_cmd(1);
         state_nx <= IDLE;
         if claim then
           -- DEVSEL# now (slow: sampled at E1 + 3); TRDY#/STOP# at once if
@@ -688,7 +691,7 @@ begin
               -- first attempt: latch it, start the back end, retry
               dr_nx       <= DR_PENDING;
               dr_off_nx   <= a_off;
-              dr_cmd_nx   <= a_cmd;
+              dr_cmd_nx   <= a_cmd(3) & a_cmd(1);
               be_valid_nx <= '1';
               be_write_nx <= '0';
               be_addr_nx  <= a_off;
