@@ -232,7 +232,9 @@ architecture rtl of pci_target is
   type dr_t is (DR_EMPTY, DR_PENDING, DR_DONE);
   signal dr        : dr_t := DR_EMPTY;
   signal dr_off    : std_logic_vector(11 downto 2) := (others => '0');
-  signal dr_cmd    : std_logic_vector(3 downto 0) := (others => '0');
+  -- the read command's bits 3 and 1, which tell the three memory reads
+  -- apart (the repeat is compared only when it is a memory read too)
+  signal dr_cmd    : std_logic_vector(1 downto 0) := (others => '0');
   -- discard timer: a free-running counter (no clear, no enable: the
   -- cheapest counter) and the number of its wraps seen by the completion
   signal dr_tick   : unsigned(DISCARD_LOG2 - 1 downto 0) := (others => '0');
@@ -377,7 +379,7 @@ architecture rtl of pci_target is
   signal live_q_nx : word;
   signal ad_oe_q_nx : std_logic;
   signal dr_off_nx : std_logic_vector(11 downto 2);
-  signal dr_cmd_nx : std_logic_vector(3 downto 0);
+  signal dr_cmd_nx : std_logic_vector(1 downto 0);
   signal be_write_nx : std_logic;
   signal be_addr_nx : std_logic_vector(11 downto 2);
   signal c_mem_nx : std_logic;
@@ -577,6 +579,13 @@ begin
       w_post_nx <= '0';
     end if;
 
+    -- be_wdata takes the back end's read data for as long as a read is
+    -- outstanding (nothing else uses it then: configuration and memory
+    -- writes are retried, doorbells do not touch it), so the load needs no
+    -- reg_ready; it holds the completion when the RAM write below happens
+    if be_valid = '1' and be_write = '0' then
+      be_wdata_nx <= reg_rdata;
+    end if;
     -- back end handshake and the delayed-read slot
     if be_valid = '1' and reg_ready = '1' then
       be_valid_nx <= '0';
@@ -586,7 +595,6 @@ begin
         -- so this is the only RAM write of the clock)
         cw_a_nx <= std_logic_vector(to_unsigned(W_CPL, 7));
         cw_l_nx <= "1111";
-        be_wdata_nx <= reg_rdata;
         dr_nx <= DR_DONE;
         dr_age_nx <= (others => '0');
       end if;
@@ -643,7 +651,8 @@ begin
         hit_mem := c_mem = '1' and a_barhit = '1' and
                    (is_mem_read(a_cmd) or a_cmd = CMD_MEM_WRITE or a_cmd = CMD_MEM_WRITE_INV);
         claim := (hit_cfg or hit_mem) and not addr_err;
-        deliver := dr = DR_DONE and a_cpl = '1' and dr_off = a_off and dr_cmd = a_cmd;
+        deliver := dr = DR_DONE and a_cpl = '1' and dr_off = a_off and
+                   dr_cmd = a_cmd(3) & a_cmd(1);
         state_nx <= IDLE;
         if claim then
           -- DEVSEL# now (slow: sampled at E1 + 3); TRDY#/STOP# at once if
@@ -682,7 +691,7 @@ begin
               -- first attempt: latch it, start the back end, retry
               dr_nx       <= DR_PENDING;
               dr_off_nx   <= a_off;
-              dr_cmd_nx   <= a_cmd;
+              dr_cmd_nx   <= a_cmd(3) & a_cmd(1);
               be_valid_nx <= '1';
               be_write_nx <= '0';
               be_addr_nx  <= a_off;
@@ -768,12 +777,17 @@ begin
     if w_chk = '1' then
       be := cbe_d;
       d  := ad_d;
+      -- every write but a doorbell's (which may come while the back end
+      -- holds a posted write's data here) loads its data, used or not: one
+      -- select for the configuration and the memory write
+      if kind /= K_DB_WR then
+        be_wdata_nx <= d;
+      end if;
       if kind = K_CFG_WR then
         -- into the RAM: the lanes enabled of those it keeps; the bits
         -- of BAR0 and the MSI address that read as 0 are written as 0
         cw_a_nx <= '0' & a_off(7 downto 2);
         cw_l_nx <= not be and cfg_lanes(a_off(7 downto 2));
-        be_wdata_nx <= d;
         if to_integer(unsigned(a_off(7 downto 2))) = CFG_MSI_ALO then
           be_wdata_nx(1 downto 0) <= "00";
         end if;
@@ -787,7 +801,6 @@ begin
             w_post_nx   <= '1';
             be_write_nx <= '1';
             be_addr_nx  <= a_off;
-            be_wdata_nx <= d;
           elsif be /= "1111" then
             bad_q_nx <= '1';   -- partial word: ignored, reported
           end if;
