@@ -905,6 +905,7 @@ begin
     variable ad : word;
     variable cbe : std_logic_vector(3 downto 0);
     variable par : std_logic;
+    variable k1, k2 : unsigned(1 downto 0);
   begin
     s := b_state;
     in_data := '0';
@@ -1048,21 +1049,19 @@ begin
     -- AD at the next edge (the first at the last address phase, then the
     -- word after the one on AD, one further when a word moves)
     -- (from cur and moved: cur_nx also depends on the DMA port)
+    -- (two adders of small offsets, not one adder per offset)
     if s = DATA then
-      if moved = '1' then
-        x_ra1 <= cur(3 downto 0) + 2;
-        x_ra2 <= cur(3 downto 0) + 3;
-      else
-        x_ra1 <= cur(3 downto 0) + 1;
-        x_ra2 <= cur(3 downto 0) + 2;
-      end if;
+      k1 := "01" + ('0' & moved);
+      k2 := "10" + ('0' & moved);
     elsif s = ADDR and dacfirst = '0' then
-      x_ra1 <= cur(3 downto 0) + 1;
-      x_ra2 <= cur(3 downto 0) + 1;
+      k1 := "01";
+      k2 := "01";
     else
-      x_ra1 <= cur(3 downto 0);
-      x_ra2 <= cur(3 downto 0);
+      k1 := "00";
+      k2 := "00";
     end if;
+    x_ra1 <= cur(3 downto 0) + k1;
+    x_ra2 <= cur(3 downto 0) + k2;
     x_perr_e <= rchk_nx and perr_resp;
     x_req_u <= req_q_nx;
     if (s = ADDR and dacfirst = '0' and left1 = '1') or (ma = '1' and frame_q_nx = '1') then
