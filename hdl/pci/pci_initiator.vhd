@@ -1007,22 +1007,24 @@ begin
     end if;
 
     -- the word for AD: the address, the upper address, the burst buffer's
-    -- word; the other driver's when it drives. The parity of the
-    -- initiator's own word is PAR's next value: one XOR tree behind the
-    -- select. Not over the other driver's word: the target drives its own
-    -- PAR then, and so the target's AD path stays short.
-    if s = DATA or (s = ADDR and dacfirst = '0') then
+    -- word; the other driver's when it drives. Its parity is PAR's next
+    -- value: the parity of each source (registers), then the select, so
+    -- the XOR tree is not behind the state.
+    if alt_ad_oe = '1' then
+      -- the target drives AD and its own PAR: this parity is not used
+      ad := alt_ad;
+      par := '0';
+    elsif s = DATA or (s = ADDR and dacfirst = '0') then
       ad := buf_q;
+      par := xor_all(buf_q);
     elsif s = ADDR then
       ad := a_hi;
+      par := xor_all(a_hi);
     else
       -- the address phase's word (cur changes only in DATA and at the
       -- request; a parked bus may carry any word)
       ad := x_addr;
-    end if;
-    par := xor_all(ad);
-    if alt_ad_oe = '1' then
-      ad := alt_ad;
+      par := xor_all(x_addr);
     end if;
     x_ad <= ad;
     x_ad_hold <= in_data and not alt_ad_oe;
