@@ -316,7 +316,9 @@ architecture rtl of pci_initiator is
   signal st_dperr, st_tabort, st_mabort, st_det : std_logic := '0';
 
   signal moved    : std_logic;   -- a data word moved at the last edge
-  -- one and two words left after the one on the bus
+  -- none, one, two and three words left after the one on the bus (len_q
+  -- - cur as it is now: left0 and left1 are cur = len_q and len_q - cur = 1)
+  signal left0 : std_logic := '1';
   signal left1, left2, left3 : std_logic := '0';
   -- next values of the registers (the combinational process computes
   -- them, the register process loads them): what the pins show now
@@ -385,14 +387,17 @@ architecture rtl of pci_initiator is
 begin
   -- the engine's view of the last edge
   moved <= '1' when state = DATA and irdy_q = '0' and trdy_r = '0' else '0';
-  -- the compares' carry chains a clock ahead, from the next values, so
-  -- none of them is in front of the pins' prepared values
+  -- the compares a clock ahead, from the next values, so none of them is
+  -- in front of the pins' prepared values; one subtractor for all four
   process (clk)
+    variable d : unsigned(4 downto 0);
   begin
     if rising_edge(clk) then
-      left1 <= '1' when cur_nx + 1 = len_q_nx else '0';
-      left2 <= '1' when cur_nx + 2 = len_q_nx else '0';
-      left3 <= '1' when cur_nx + 3 = len_q_nx else '0';
+      d := len_q_nx - cur_nx;
+      left0 <= '1' when d = 0 else '0';
+      left1 <= '1' when d = 1 else '0';
+      left2 <= '1' when d = 2 else '0';
+      left3 <= '1' when d = 3 else '0';
     end if;
   end process;
 
@@ -642,7 +647,7 @@ begin
       when REQ =>
         if wr_q = '1' then
           cmd := CMD_MEM_WRITE;
-        elsif len_q - cur = 1 then
+        elsif left1 = '1' then
           cmd := CMD_MEM_READ;
         else
           -- several words: Memory Read Multiple lets a bridge prefetch
@@ -765,7 +770,7 @@ begin
       when S_RELEASE =>
         irdy_oe_q_nx <= '0';
         cnt2_nx      <= "00";
-        if err_ab /= "00" or cur = len_q then
+        if err_ab /= "00" or left0 = '1' then
           state_nx <= CHECK;
         else
           -- retried, disconnected or timed out: the rest is a new
@@ -881,7 +886,7 @@ begin
           b_state <= S_RELEASE;
         end if;
       when S_RELEASE =>
-        if err_ab /= "00" or cur = len_q then
+        if err_ab /= "00" or left0 = '1' then
           b_state <= CHECK;
         else
           b_state <= BACKOFF;
@@ -900,6 +905,7 @@ begin
     variable ad : word;
     variable cbe : std_logic_vector(3 downto 0);
     variable par : std_logic;
+    variable k1, k2 : unsigned(1 downto 0);
   begin
     s := b_state;
     in_data := '0';
@@ -1027,7 +1033,7 @@ begin
         cbe := CMD_DAC;
       elsif wr_q = '1' then
         cbe := CMD_MEM_WRITE;
-      elsif len_q - cur = 1 then
+      elsif left1 = '1' then
         cbe := CMD_MEM_READ;
       else
         cbe := CMD_MEM_READ_M;
@@ -1045,21 +1051,19 @@ begin
     -- AD at the next edge (the first at the last address phase, then the
     -- word after the one on AD, one further when a word moves)
     -- (from cur and moved: cur_nx also depends on the DMA port)
+    -- (two adders of small offsets, not one adder per offset)
     if s = DATA then
-      if moved = '1' then
-        x_ra1 <= cur(3 downto 0) + 2;
-        x_ra2 <= cur(3 downto 0) + 3;
-      else
-        x_ra1 <= cur(3 downto 0) + 1;
-        x_ra2 <= cur(3 downto 0) + 2;
-      end if;
+      k1 := "01" + ('0' & moved);
+      k2 := "10" + ('0' & moved);
     elsif s = ADDR and dacfirst = '0' then
-      x_ra1 <= cur(3 downto 0) + 1;
-      x_ra2 <= cur(3 downto 0) + 1;
+      k1 := "01";
+      k2 := "01";
     else
-      x_ra1 <= cur(3 downto 0);
-      x_ra2 <= cur(3 downto 0);
+      k1 := "00";
+      k2 := "00";
     end if;
+    x_ra1 <= cur(3 downto 0) + k1;
+    x_ra2 <= cur(3 downto 0) + k2;
     x_perr_e <= rchk_nx and perr_resp;
     x_req_u <= req_q_nx;
     if (s = ADDR and dacfirst = '0' and left1 = '1') or (ma = '1' and frame_q_nx = '1') then
