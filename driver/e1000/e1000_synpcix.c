@@ -677,6 +677,11 @@ static void spx_stall_fn(struct work_struct *work)
 	local_bh_enable();
 }
 
+/*
+ * Once per descriptor consumed (e1000_synpcix.h): a descriptor passed here
+ * and then left for the next poll by the budget check would be taken
+ * twice, a sequence gap (session 10's TCP e2e found exactly that).
+ */
 bool e1000_synpcix_rx_desc(struct e1000_adapter *adapter,
 			   struct e1000_rx_desc *desc, ktime_t *ts)
 {

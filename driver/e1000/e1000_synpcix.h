@@ -49,7 +49,8 @@ void e1000_synpcix_irq_release(struct e1000_adapter *adapter);
 void e1000_synpcix_remove(struct e1000_adapter *adapter);
 
 /*
- * RX, per descriptor with DD set, before it is counted as work: false =
+ * RX, per descriptor with DD set, after the NAPI budget check and before
+ * it is counted as work (it takes the stamp's sequence): false =
  * stop here, the card has not stamped it yet (it is held for a later
  * poll). *ts gets the stamp (0: none). e1000_synpcix_rx_skb puts it into
  * the skb that carries the frame.
