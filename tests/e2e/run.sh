@@ -44,6 +44,8 @@ E1000_MSI_ERR_HI=${E2E_E1000_MSI_ERR_HI:-38}
 # docs/stamping.md 5 allows (latch -> ring read: the cause, head and ring
 # reads, ~12 bus clocks each in the model, 15 ns apiece)
 E1000_EARLY_LO=${E2E_E1000_EARLY_LO:--1000}
+# QEMU's e1000 reports 1000 Mb/s full duplex: the driver's wire time
+E1000_LINK_MBPS=1000
 
 t_run qemu-build make --no-print-directory -C "$TOP" qemu
 [ -f "$TOP/build/qemu/build-time.txt" ] && echo "note: $(cat "$TOP/build/qemu/build-time.txt")"
@@ -185,7 +187,8 @@ rx_errors() {
 	rm -f "$OUT/$1-outside.txt"
 	awk -v scale="$SCALE" -v elo_b="$E1000_ERR_LO" -v ehi_b="$E1000_ERR_HI" \
 		-v tag="$1" -v detail="$OUT/$1-outside.txt" -v first_only="${2:-0}" \
-		-v mlo_b="$E1000_MSI_ERR_LO" -v mhi_b="$E1000_MSI_ERR_HI" -v early_b="$E1000_EARLY_LO" '
+		-v mlo_b="$E1000_MSI_ERR_LO" -v mhi_b="$E1000_MSI_ERR_HI" -v early_b="$E1000_EARLY_LO" \
+		-v mbps="$E1000_LINK_MBPS" '
 	{ sub(/\r$/, "") }	# the result channel is a serial port (CR LF)
 	FILENAME ~ /timelog/ {
 		if ($1 == "reset") { vr = $2; c0 = $3; have = 1 }
@@ -230,7 +233,21 @@ rx_errors() {
 		} else {
 			if (!batched || e > bmax) bmax = e
 			batched++
+			# the driver refines a batched stamp to at least the
+			# entry before it plus this frame on the wire
+			# (spx_stamp_refine; FCS stripped, mbps the link)
+			if (pst != "") {
+				b = ($3 + 4 < 64 ? 64 : $3 + 4) + 20
+				d = $2 - pst - int(b * 8000 / mbps)
+				if (d < -1) {
+					chainbad++
+					printf "frame %d (%s bytes, batched): %.0f ns after the frame before it, %.0f ns less than its wire time\n", m, $3, $2 - pst, -d >detail
+				}
+				if (!nch || d > dmax) dmax = d
+				nch++
+			}
 		}
+		pst = $2
 		if (e < early_b)
 			printf "frame %d (%s bytes): error %.0f ns, %.0f ns after the doorbell before it\n", m, $3, e, f >detail
 		next
@@ -260,7 +277,7 @@ rx_errors() {
 		}
 	}
 	END {
-		printf "%d %d %d %d %.0f %.0f %.1f %d %d %.0f %.0f %.0f %d %.0f", tot, m, miss + 0, amb + 0, lo, hi, m ? sum / m : 0, have + 0, mm + 0, mlo, mhi, maxlead + 0, batched + 0, bmax + 0
+		printf "%d %d %d %d %.0f %.0f %.1f %d %d %.0f %.0f %.0f %d %.0f %d %d %.0f", tot, m, miss + 0, amb + 0, lo, hi, m ? sum / m : 0, have + 0, mm + 0, mlo, mhi, maxlead + 0, batched + 0, bmax + 0, nch + 0, chainbad + 0, dmax + 0
 		for (i = 1; i <= m; i++) printf " %.0f", es[i]
 		printf "\n"
 	}
@@ -277,7 +294,7 @@ rx_errors() {
 if grep -q '^rxstamp ' "$RES"; then
 	cp "$OUT/rxlog.txt" "$OUT/timelog.txt" "$SUITE_LOG_DIR/" 2>/dev/null
 	rx_errors rxstamp
-	read -r tot m miss amb elo ehi emean have mm mlo mhi mlead nb bmax eall <"$OUT/rxstamp-errors.txt"
+	read -r tot m miss amb elo ehi emean have mm mlo mhi mlead nb bmax nch chainbad dmax eall <"$OUT/rxstamp-errors.txt"
 	echo "note: e1000 RX stamps: $m of $tot frames matched to QEMU's rxlog ($miss not found, $amb ambiguous); error vs virtual receive time $elo .. $ehi ns, mean $emean ns (card time, clock-scale $SCALE); each frame: $eall"
 	echo "note: e1000 RX stamps vs the time the e1000 sent the MSI that announced the frame, from the card time its doorbell reached the card (the mapped time plus the model's lead, at most $mlead ns here): $mlo .. $mhi ns ($mm frames)"
 	# What the driver spends on the card per e1000 interrupt: the card's
@@ -339,7 +356,7 @@ for tag in rxburst rxtcp; do
 		continue
 	fi
 	rx_errors "$tag" 1
-	read -r tot m miss amb elo ehi emean have mm mlo mhi mlead nb bmax eall <"$OUT/$tag-errors.txt"
+	read -r tot m miss amb elo ehi emean have mm mlo mhi mlead nb bmax nch chainbad dmax eall <"$OUT/$tag-errors.txt"
 	echo "note: e1000 $tag RX stamps: $m of $tot frames matched ($miss not found, $amb ambiguous); error vs virtual receive time from $elo ns; exact ($mm frames, $mlo .. $mhi ns after a doorbell) up to $ehi ns; batched ($nb frames) up to $bmax ns; mean $emean ns"
 	if [ "$m" -gt 0 ] && [ "$m" = "$tot" ]; then
 		t_pass "$name-every-frame-in-rxlog"
@@ -356,6 +373,13 @@ for tag in rxburst rxtcp; do
 		t_pass "$name-exact-stamps"
 	else
 		t_fail "$name-exact-stamps" "no frame stamped at the latch of a doorbell that came with it"
+	fi
+	echo "note: e1000 $tag batched stamps: $nch after the frame before them by at least its wire time at $E1000_LINK_MBPS Mb/s ($chainbad closer), at most $dmax ns more"
+	if [ "$chainbad" = 0 ]; then
+		t_pass "$name-batched-after-wire-time"
+	else
+		t_fail "$name-batched-after-wire-time" "$chainbad of $nch batched stamps closer to the frame before than its wire time"
+		sed 's/^/    | /' "$OUT/$tag-outside.txt" 2>/dev/null
 	fi
 done
 
