@@ -180,8 +180,16 @@ architecture rtl of pps_servo is
   -- one counter, as each state uses one and the other restarts at 0 on entry
   signal run : unsigned(7 downto 0) := (others => '0');
   signal rej_run : unsigned(1 downto 0) := (others => '0');   -- 0..3 rejections in a row
-  signal ret : seq_t := IDLE;
-  signal inc_sel : par_t := P_EDGES;
+  -- a write-back's word and where the sequencer goes on after it (INC,
+  -- CNTW) come in fixed pairs: one register names the pair, and inc_sel and
+  -- ret are decoded from it (two registers of 13 bits had an enable and a
+  -- multiplexer each at a dozen sites)
+  type call_t is (C_EDGES, C_EDGES_M0, C_GAPS, C_REJECTS, C_LOSSES, C_STEPS_K,
+                  C_STEPS_W, C_STAMP_LO, C_STAMP_HI, C_OFFSET, C_STEP_LO,
+                  C_STEP_HI, C_FREQ, C_FREQ_HLD);
+  signal call : call_t := C_EDGES;
+  signal ret : seq_t;
+  signal inc_sel : par_t;
   signal creq : std_logic := '0';
   signal sreq, freq : std_logic := '0';
   -- after the step's counter: the frequency estimate (LOADK) or done
@@ -335,6 +343,30 @@ begin
   with seq select is_op <=
     '0' when IDLE | CNTW | M0 | DECIDE | RSHF | WAIT_ACK | STPI | FRQ | HLD2,
     '1' when others;
+
+  with call select inc_sel <=
+    P_EDGES when C_EDGES | C_EDGES_M0,
+    P_GAPS when C_GAPS,
+    P_REJECTS when C_REJECTS,
+    P_LOSSES when C_LOSSES,
+    P_STEPS when C_STEPS_K | C_STEPS_W,
+    P_STAMP_LO when C_STAMP_LO,
+    P_STAMP_HI when C_STAMP_HI,
+    P_OFFSET when C_OFFSET,
+    P_STEP_LO when C_STEP_LO,
+    P_STEP_HI when C_STEP_HI,
+    P_FREQ when C_FREQ | C_FREQ_HLD;
+  with call select ret <=
+    M0 when C_EDGES_M0,
+    LOADK when C_STEPS_K,
+    WAIT_ACK when C_STEPS_W | C_STAMP_HI,
+    SH1 when C_STAMP_LO,
+    ABSE when C_OFFSET,
+    SGN when C_STEP_LO,
+    STPI when C_STEP_HI,
+    FRQ when C_FREQ,
+    HLD2 when C_FREQ_HLD,
+    IDLE when others;
 
   -- the parameter each step reads
   parsel : process (all)
@@ -527,9 +559,8 @@ begin
       elsif seq = STPI then
         -- the step's low word is in the register RAM: request it, count it
         sreq <= '1';
-        inc_sel <= P_STEPS;
         seq <= INC;
-        if k_after = '1' then ret <= LOADK; else ret <= WAIT_ACK; end if;
+        if k_after = '1' then call <= C_STEPS_K; else call <= C_STEPS_W; end if;
 
       elsif seq = FRQ then
         freq <= '1';
@@ -537,7 +568,7 @@ begin
 
       elsif seq = HLD2 then
         freq <= '1';
-        inc_sel <= P_LOSSES; ret <= IDLE; seq <= INC;
+        call <= C_LOSSES; seq <= INC;
 
       elsif seq = M0 then
         cnt <= (others => '1');              -- 64 steps
@@ -585,8 +616,7 @@ begin
         else
           -- LOCKED or HOLDOVER: a far-off edge must not yank the clock
           if f_rej = '1' then
-            inc_sel <= P_REJECTS;
-            ret <= IDLE;
+            call <= C_REJECTS;
             seq <= INC;
             if rej_run = 3 then
               st <= LOCKING;     -- the reference really moved: re-acquire
@@ -622,26 +652,25 @@ begin
           if glitch = '0' then
             accepted  <= '1';
             st_out    <= '1';               -- handed over when back in IDLE
-            inc_sel   <= P_EDGES;
+            call      <= C_EDGES;
             seq       <= INC;
-            ret       <= IDLE;
             have_last <= '1';
             sp        <= not sp;            -- this stamp's slot holds last_lo now
             pres      <= '1';
             us_zero   <= '1';
             pend      <= (others => '0');
             if mode = "10" then
-              ret <= M0;
+              call <= C_EDGES_M0;
               -- the remainder's first bit (63): its word is read from M0 on
               cnt <= (others => '1');
             end if;
           else
-            inc_sel <= P_GAPS; ret <= IDLE; seq <= INC;
+            call <= C_GAPS; seq <= INC;
           end if;
         when SL1 =>
-          inc_sel <= P_STAMP_LO; creq <= '1'; ret <= SH1; seq <= CNTW;
+          call <= C_STAMP_LO; creq <= '1'; seq <= CNTW;
         when SH1 =>
-          inc_sel <= P_STAMP_HI; creq <= '1'; ret <= WAIT_ACK; seq <= CNTW;
+          call <= C_STAMP_HI; creq <= '1'; seq <= CNTW;
 
         when INC =>
           creq <= '1';
@@ -658,7 +687,7 @@ begin
           seq  <= FOLD2;
         when FOLD2 =>
           -- r = err: out as pps.offset_ns
-          inc_sel <= P_OFFSET; creq <= '1'; ret <= ABSE; seq <= CNTW;
+          call <= C_OFFSET; creq <= '1'; seq <= CNTW;
         when ABSE =>
           seq <= CMP_S;
         -- r = |err| against the thresholds
@@ -681,9 +710,9 @@ begin
 
         when NEG =>
           -- r = the step, to the register RAM first; STPI requests it
-          inc_sel <= P_STEP_LO; creq <= '1'; ret <= SGN; seq <= CNTW;
+          call <= C_STEP_LO; creq <= '1'; seq <= CNTW;
         when SGN =>
-          inc_sel <= P_STEP_HI; creq <= '1'; ret <= STPI; seq <= CNTW;
+          call <= C_STEP_HI; creq <= '1'; seq <= CNTW;
 
         when LOADK =>
           shc <= unsigned(par_q(4 downto 0));
@@ -711,9 +740,9 @@ begin
             when PH_F =>
               -- after a step: the learned frequency only, no P term
               integ_ok <= '1';
-              inc_sel <= P_FREQ; creq <= '1'; ret <= FRQ; seq <= CNTW;
+              call <= C_FREQ; creq <= '1'; seq <= CNTW;
             when others =>
-              inc_sel <= P_FREQ; creq <= '1'; ret <= FRQ; seq <= CNTW;
+              call <= C_FREQ; creq <= '1'; seq <= CNTW;
           end case;
 
         when LS1 =>
@@ -730,7 +759,7 @@ begin
           end if;
         when HLD =>
           -- freq_adj := integ: hold the learned frequency, drop the P term
-          inc_sel <= P_FREQ; creq <= '1'; ret <= HLD2; seq <= CNTW;
+          call <= C_FREQ_HLD; creq <= '1'; seq <= CNTW;
 
         when others =>
           null;
