@@ -41,6 +41,19 @@ def _drives(lc, io_name):
     return any(str(u.cell.name) == str(io_name) for u in o.net.users)
 
 
+def _pad_loads(lc):
+    """The PCI pads (SB_IO of pci_pads) the logic cell's output reaches
+    directly, and the logic cells it drives."""
+    ports = {k: v for k, v in lc.ports}
+    o = ports.get("O")
+    if o is None or o.net is None:
+        return [], []
+    pads = [u.cell for u in o.net.users
+            if u.cell.type == "SB_IO" and str(u.cell.name).startswith("pads.")]
+    lcs = [u.cell for u in o.net.users if u.cell.type == "ICESTORM_LC"]
+    return pads, lcs
+
+
 def _out_reg(cell):
     """The pad's output goes through its I/O register (PIN_TYPE 1101xx)."""
     params = {k: v for k, v in cell.params}
@@ -57,6 +70,17 @@ registered = any(c.type == "SB_IO" and str(n).startswith("pads.") and _out_reg(c
 
 n_regions = 0
 n_cells = 0
+# the LUTs between a pad and its own output register: kept beside that
+# pad, not moved by another pad's rule
+own = set()
+beside = {}
+rams = {}
+for name, cell in ctx.cells:
+    if registered and cell.type == "SB_IO" and str(name).startswith("pads.") and _out_reg(cell):
+        pin = {k: v for k, v in cell.ports}.get("D_IN_0")
+        if pin is not None and pin.net is not None:
+            own.update(u.cell.name for u in pin.net.users
+                       if u.cell.type == "ICESTORM_LC" and _drives(u.cell, name))
 for name, cell in ctx.cells:
     if not registered:
         break
@@ -88,6 +112,22 @@ for name, cell in ctx.cells:
             # initiator's AD held by reading the pad back): a route from
             # the pad and one back, so right beside it
             luts.append(c.name)
+        elif c.name not in own:
+            # a pin LUT of another pad's register (TRDY#/STOP# into the AD
+            # enables, PAR into PERR#), or the first of GNT#'s two LUTs:
+            # nextpnr times neither the pad's route into it nor its routes
+            # to the pads, and a region does not hold it (nextpnr 0.4's
+            # placer moved such LUTs 2-5 tiles out of theirs, session 11).
+            # So it is fixed in the logic tile beside its input pad: the
+            # one long route is then the one fanned out to the pads
+            pads, lcs = _pad_loads(c)
+            if pads or any(_pad_loads(d)[0] for d in lcs):
+                beside[c.name] = _loc(bel)[1]
+            # a block RAM read address (TRDY# moves the burst buffer's
+            # word): the RAM into the block-RAM column nearest the pads
+            for u2 in {k: v for k, v in c.ports}["O"].net.users:
+                if u2.cell.type == "ICESTORM_RAM":
+                    rams[u2.cell.name] = _loc(bel)[1]
     if not users and not luts:
         continue
     x, y = _loc(bel)
@@ -105,4 +145,23 @@ for name, cell in ctx.cells:
         for u in luts:
             ctx.constrainCellToRegion(u, lregion)
             n_cells += 1
+# each pin LUT (the last of its input pads decides the row: TRDY# and
+# STOP# share one) at a fixed BEL of the logic tile next to the pad, in
+# column 1, or column 2 when that tile is full
+used = {}
+for c, y in sorted(beside.items(), key=lambda kv: (kv[1], str(kv[0]))):
+    x = 1
+    while used.get((x, y), 0) == 8:
+        x += 1
+    k = used.get((x, y), 0)
+    used[(x, y)] = k + 1
+    ctx.cells[c].setAttr("BEL", "X%d/Y%d/lc%d" % (x, y, k))
+    n_cells += 1
+# the RAMs in column 8 (RAM tiles at odd rows), nearest the pad's row first
+taken = set()
+for c, y in sorted(rams.items(), key=lambda kv: (kv[1], str(kv[0]))):
+    ry = min((r for r in range(1, GRID, 2) if r not in taken), key=lambda r: (abs(r - y), r))
+    taken.add(ry)
+    ctx.cells[c].setAttr("BEL", "X8/Y%d/ram" % ry)
+    n_cells += 1
 print("pci_input_ffs: %d flip-flops kept within %d tiles of %d PCI pads" % (n_cells, RADIUS, n_regions))
