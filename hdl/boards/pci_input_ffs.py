@@ -16,9 +16,6 @@
 # 3 tiles: with 2, nextpnr 0.4's HeAP legaliser looped for over 5 minutes
 # on one netlist (session 7); 3 places in the usual time
 RADIUS = 3
-# the LUTs between a pad and its own output register (one per AD pad):
-# the tiles next to the pad (at 3 their route back varied 0-1.7 ns)
-LUT_RADIUS = 1
 GRID = 33     # HX8K: logic tiles 1..32 in x and y, I/O on 0 and 33
 
 
@@ -99,7 +96,7 @@ for name, cell in ctx.cells:
         continue
     net = pin.net
     out_reg = _out_reg(cell)
-    users, luts = [], []
+    users = []
     for u in net.users:
         c = u.cell
         if c.type != "ICESTORM_LC":
@@ -110,8 +107,10 @@ for name, cell in ctx.cells:
         elif out_reg and _drives(c, name):
             # a LUT between this pad and its own output register (the
             # initiator's AD held by reading the pad back): a route from
-            # the pad and one back, so right beside it
-            luts.append(c.name)
+            # the pad and one back, so right beside it (fixed there as
+            # the pin LUTs below: a region of one tile lost pci_ad[29]'s
+            # LUT, Tsu 4.68 ns, in one session 11 run)
+            beside[c.name] = _loc(bel)[1]
         elif c.name not in own:
             # a pin LUT of another pad's register (TRDY#/STOP# into the AD
             # enables, PAR into PERR#), or the first of GNT#'s two LUTs:
@@ -128,7 +127,7 @@ for name, cell in ctx.cells:
             for u2 in {k: v for k, v in c.ports}["O"].net.users:
                 if u2.cell.type == "ICESTORM_RAM":
                     rams[u2.cell.name] = _loc(bel)[1]
-    if not users and not luts:
+    if not users:
         continue
     x, y = _loc(bel)
     region = "pci_in_%d_%d_%s" % (x, y, bel.split("/")[2])
@@ -138,13 +137,6 @@ for name, cell in ctx.cells:
     for u in users:
         ctx.constrainCellToRegion(u, region)
         n_cells += 1
-    if luts:
-        lregion = region + "_lut"
-        ctx.createRectangularRegion(lregion, _clamp(x - LUT_RADIUS), _clamp(y - LUT_RADIUS),
-                                    _clamp(x + LUT_RADIUS), _clamp(y + LUT_RADIUS))
-        for u in luts:
-            ctx.constrainCellToRegion(u, lregion)
-            n_cells += 1
 # each pin LUT (the last of its input pads decides the row: TRDY# and
 # STOP# share one) at a fixed BEL of the logic tile next to the pad, in
 # column 1, or column 2 when that tile is full
