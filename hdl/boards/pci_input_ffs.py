@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # nextpnr-ice40 --pre-place script: keep the flip-flops that take a PCI
-# input straight from its pad next to that pad.
+# input straight from its pad next to that pad, and fix the LUTs from a
+# pad into a pad's register (and the block RAM read through TRDY#) beside
+# their input pad.
 #
 # PCI 2.3 at 66 MHz gives an input 3 ns of setup at the pin; the pad takes
 # 1.8 ns and the clock reaches a logic-cell flip-flop 1.5 ns after the pin,
@@ -39,16 +41,16 @@ def _drives(lc, io_name):
 
 
 def _pad_loads(lc):
-    """The PCI pads (SB_IO of pci_pads) the logic cell's output reaches
-    directly, and the logic cells it drives."""
+    """What the logic cell's output drives directly: PCI pads (SB_IO of
+    pci_pads), logic cells, block RAMs."""
     ports = {k: v for k, v in lc.ports}
     o = ports.get("O")
     if o is None or o.net is None:
-        return [], []
-    pads = [u.cell for u in o.net.users
-            if u.cell.type == "SB_IO" and str(u.cell.name).startswith("pads.")]
-    lcs = [u.cell for u in o.net.users if u.cell.type == "ICESTORM_LC"]
-    return pads, lcs
+        return [], [], []
+    users = [u.cell for u in o.net.users]
+    return ([c for c in users if c.type == "SB_IO" and str(c.name).startswith("pads.")],
+            [c for c in users if c.type == "ICESTORM_LC"],
+            [c for c in users if c.type == "ICESTORM_RAM"])
 
 
 def _out_reg(cell):
@@ -119,14 +121,15 @@ for name, cell in ctx.cells:
             # placer moved such LUTs 2-5 tiles out of theirs, session 11).
             # So it is fixed in the logic tile beside its input pad: the
             # one long route is then the one fanned out to the pads
-            pads, lcs = _pad_loads(c)
+            pads, lcs, ram = _pad_loads(c)
             if pads or any(_pad_loads(d)[0] for d in lcs):
                 beside[c.name] = _loc(bel)[1]
             # a block RAM read address (TRDY# moves the burst buffer's
             # word): the RAM into the block-RAM column nearest the pads
-            for u2 in {k: v for k, v in c.ports}["O"].net.users:
-                if u2.cell.type == "ICESTORM_RAM":
-                    rams[u2.cell.name] = _loc(bel)[1]
+            # (fixing these LUTs too, with the AD LUTs still in one-tile
+            # regions, pushed pci_ad[29]'s LUT out: 4.68 ns, session 11)
+            for r in ram:
+                rams[r.name] = _loc(bel)[1]
     if not users:
         continue
     x, y = _loc(bel)
@@ -148,12 +151,11 @@ for c, y in sorted(beside.items(), key=lambda kv: (kv[1], str(kv[0]))):
     k = used.get((x, y), 0)
     used[(x, y)] = k + 1
     ctx.cells[c].setAttr("BEL", "X%d/Y%d/lc%d" % (x, y, k))
-    n_cells += 1
 # the RAMs in column 8 (RAM tiles at odd rows), nearest the pad's row first
 taken = set()
 for c, y in sorted(rams.items(), key=lambda kv: (kv[1], str(kv[0]))):
     ry = min((r for r in range(1, GRID, 2) if r not in taken), key=lambda r: (abs(r - y), r))
     taken.add(ry)
     ctx.cells[c].setAttr("BEL", "X8/Y%d/ram" % ry)
-    n_cells += 1
-print("pci_input_ffs: %d flip-flops kept within %d tiles of %d PCI pads" % (n_cells, RADIUS, n_regions))
+print("pci_input_ffs: %d flip-flops kept within %d tiles of %d PCI pads, %d LUTs and %d RAMs fixed"
+      % (n_cells, RADIUS, n_regions, len(beside), len(rams)))
