@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # nextpnr-ice40 --pre-place script: keep the flip-flops that take a PCI
-# input straight from its pad next to that pad.
+# input straight from its pad next to that pad, and fix the LUTs from a
+# pad into a pad's register (and the block RAM read through TRDY#) beside
+# their input pad.
 #
 # PCI 2.3 at 66 MHz gives an input 3 ns of setup at the pin; the pad takes
 # 1.8 ns and the clock reaches a logic-cell flip-flop 1.5 ns after the pin,
@@ -16,9 +18,6 @@
 # 3 tiles: with 2, nextpnr 0.4's HeAP legaliser looped for over 5 minutes
 # on one netlist (session 7); 3 places in the usual time
 RADIUS = 3
-# the LUTs between a pad and its own output register (one per AD pad):
-# the tiles next to the pad (at 3 their route back varied 0-1.7 ns)
-LUT_RADIUS = 1
 GRID = 33     # HX8K: logic tiles 1..32 in x and y, I/O on 0 and 33
 
 
@@ -41,6 +40,19 @@ def _drives(lc, io_name):
     return any(str(u.cell.name) == str(io_name) for u in o.net.users)
 
 
+def _pad_loads(lc):
+    """What the logic cell's output drives directly: PCI pads (SB_IO of
+    pci_pads), logic cells, block RAMs."""
+    ports = {k: v for k, v in lc.ports}
+    o = ports.get("O")
+    if o is None or o.net is None:
+        return [], [], []
+    users = [u.cell for u in o.net.users]
+    return ([c for c in users if c.type == "SB_IO" and str(c.name).startswith("pads.")],
+            [c for c in users if c.type == "ICESTORM_LC"],
+            [c for c in users if c.type == "ICESTORM_RAM"])
+
+
 def _out_reg(cell):
     """The pad's output goes through its I/O register (PIN_TYPE 1101xx)."""
     params = {k: v for k, v in cell.params}
@@ -57,6 +69,17 @@ registered = any(c.type == "SB_IO" and str(n).startswith("pads.") and _out_reg(c
 
 n_regions = 0
 n_cells = 0
+# the LUTs between a pad and its own output register: kept beside that
+# pad, not moved by another pad's rule
+own = set()
+beside = {}
+rams = {}
+for name, cell in ctx.cells:
+    if registered and cell.type == "SB_IO" and str(name).startswith("pads.") and _out_reg(cell):
+        pin = {k: v for k, v in cell.ports}.get("D_IN_0")
+        if pin is not None and pin.net is not None:
+            own.update(u.cell.name for u in pin.net.users
+                       if u.cell.type == "ICESTORM_LC" and _drives(u.cell, name))
 for name, cell in ctx.cells:
     if not registered:
         break
@@ -75,7 +98,7 @@ for name, cell in ctx.cells:
         continue
     net = pin.net
     out_reg = _out_reg(cell)
-    users, luts = [], []
+    users = []
     for u in net.users:
         c = u.cell
         if c.type != "ICESTORM_LC":
@@ -86,9 +109,28 @@ for name, cell in ctx.cells:
         elif out_reg and _drives(c, name):
             # a LUT between this pad and its own output register (the
             # initiator's AD held by reading the pad back): a route from
-            # the pad and one back, so right beside it
-            luts.append(c.name)
-    if not users and not luts:
+            # the pad and one back, so right beside it (fixed there as
+            # the pin LUTs below: a region of one tile lost pci_ad[29]'s
+            # LUT, Tsu 4.68 ns, in one session 11 run)
+            beside[c.name] = _loc(bel)[1]
+        elif c.name not in own:
+            # a pin LUT of another pad's register (TRDY#/STOP# into the AD
+            # enables, PAR into PERR#), or the first of GNT#'s two LUTs:
+            # nextpnr times neither the pad's route into it nor its routes
+            # to the pads, and a region does not hold it (nextpnr 0.4's
+            # placer moved such LUTs 2-5 tiles out of theirs, session 11).
+            # So it is fixed in the logic tile beside its input pad: the
+            # one long route is then the one fanned out to the pads
+            pads, lcs, ram = _pad_loads(c)
+            if pads or any(_pad_loads(d)[0] for d in lcs):
+                beside[c.name] = _loc(bel)[1]
+            # a block RAM read address (TRDY# moves the burst buffer's
+            # word): the RAM into the block-RAM column nearest the pads
+            # (fixing these LUTs too, with the AD LUTs still in one-tile
+            # regions, pushed pci_ad[29]'s LUT out: 4.68 ns, session 11)
+            for r in ram:
+                rams[r.name] = _loc(bel)[1]
+    if not users:
         continue
     x, y = _loc(bel)
     region = "pci_in_%d_%d_%s" % (x, y, bel.split("/")[2])
@@ -98,11 +140,22 @@ for name, cell in ctx.cells:
     for u in users:
         ctx.constrainCellToRegion(u, region)
         n_cells += 1
-    if luts:
-        lregion = region + "_lut"
-        ctx.createRectangularRegion(lregion, _clamp(x - LUT_RADIUS), _clamp(y - LUT_RADIUS),
-                                    _clamp(x + LUT_RADIUS), _clamp(y + LUT_RADIUS))
-        for u in luts:
-            ctx.constrainCellToRegion(u, lregion)
-            n_cells += 1
-print("pci_input_ffs: %d flip-flops kept within %d tiles of %d PCI pads" % (n_cells, RADIUS, n_regions))
+# each pin LUT (the last of its input pads decides the row: TRDY# and
+# STOP# share one) at a fixed BEL of the logic tile next to the pad, in
+# column 1, or column 2 when that tile is full
+used = {}
+for c, y in sorted(beside.items(), key=lambda kv: (kv[1], str(kv[0]))):
+    x = 1
+    while used.get((x, y), 0) == 8:
+        x += 1
+    k = used.get((x, y), 0)
+    used[(x, y)] = k + 1
+    ctx.cells[c].setAttr("BEL", "X%d/Y%d/lc%d" % (x, y, k))
+# the RAMs in column 8 (RAM tiles at odd rows), nearest the pad's row first
+taken = set()
+for c, y in sorted(rams.items(), key=lambda kv: (kv[1], str(kv[0]))):
+    ry = min((r for r in range(1, GRID, 2) if r not in taken), key=lambda r: (abs(r - y), r))
+    taken.add(ry)
+    ctx.cells[c].setAttr("BEL", "X8/Y%d/ram" % ry)
+print("pci_input_ffs: %d flip-flops kept within %d tiles of %d PCI pads, %d LUTs and %d RAMs fixed"
+      % (n_cells, RADIUS, n_regions, len(beside), len(rams)))
