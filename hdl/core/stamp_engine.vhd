@@ -169,7 +169,9 @@ architecture rtl of stamp_engine is
   --   3..4  a completed stamp write: stamped + 1, batched + batched flag;
   --   0..10 the pass's end (S_UPD): the pending capture of a lost-only
   --         entry, empty (nothing stamped), dma_errors, the cause words,
-  --         the last stamp's high word and data, the index.
+  --         the last stamp's high word and data, the index; with head_en
+  --         11..12 ambiguous and the verdict word (read from W_ZERO: the
+  --         operand is the whole word, no write-data override).
   constant U_POP_LAST : natural := 2;
   constant U_ST_FIRST : natural := 3;
   constant U_ST_LAST  : natural := 4;
@@ -194,7 +196,8 @@ architecture rtl of stamp_engine is
   end function;
 
   -- the word S_UPD reads for item u (it writes upd_word(u)): last_stamp_hi
-  -- and last_data of a capture come from the scratch word
+  -- and last_data of a capture come from the scratch word, the verdict
+  -- from the zero word
   function upd_rword (u : natural; k : std_logic) return natural is
   begin
     if k = '1' and (upd_word(u) = W_LAST_HI or upd_word(u) = W_LAST_DATA) then
