@@ -110,10 +110,13 @@ architecture rtl of stamp_engine is
   constant W_CAP_SCR   : natural := W_AMBIG + 1;
   -- Pairing by count (docs/stamping.md 5): the verdict of the latest cause
   -- read and the RX head read after it for the slot's next capture (bit
-  -- 16: it is the late MSI of an entry already stamped; bit 17: skip the
+  -- 0: it is the late MSI of an entry already stamped; bit 1: skip the
   -- next head read). Written at the pass's end, read as the next pass of
   -- the slot loads its row.
   constant W_EXP       : natural := W_CAP_SCR + 1;
+  -- a word no clock writes after S_INIT (0): the sequencer's first operand
+  -- for an item written from its own operand alone (the verdict word)
+  constant W_ZERO      : natural := W_EXP + 1;
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
 
@@ -166,7 +169,9 @@ architecture rtl of stamp_engine is
   --   3..4  a completed stamp write: stamped + 1, batched + batched flag;
   --   0..10 the pass's end (S_UPD): the pending capture of a lost-only
   --         entry, empty (nothing stamped), dma_errors, the cause words,
-  --         the last stamp's high word and data, the index.
+  --         the last stamp's high word and data, the index; with head_en
+  --         11..12 ambiguous and the verdict word (read from W_ZERO: the
+  --         operand is the whole word, no write-data override).
   constant U_POP_LAST : natural := 2;
   constant U_ST_FIRST : natural := 3;
   constant U_ST_LAST  : natural := 4;
@@ -191,11 +196,15 @@ architecture rtl of stamp_engine is
   end function;
 
   -- the word S_UPD reads for item u (it writes upd_word(u)): last_stamp_hi
-  -- and last_data of a capture come from the scratch word
+  -- and last_data of a capture come from the scratch word, the verdict
+  -- from the zero word
   function upd_rword (u : natural; k : std_logic) return natural is
   begin
     if k = '1' and (upd_word(u) = W_LAST_HI or upd_word(u) = W_LAST_DATA) then
       return W_CAP_SCR;
+    end if;
+    if upd_word(u) = W_EXP then
+      return W_ZERO;
     end if;
     return upd_word(u);
   end function;
@@ -299,14 +308,18 @@ architecture rtl of stamp_engine is
     d := m - p;
     return d /= 0 and d <= 2 ** (p'length - 1);
   end function;
+  -- a capture was popped in S_CHK (taken over or stale) since the
+  -- pass's latest cause read (cause_en: read the cause again) or ring read
   signal rearm   : std_logic;
   signal mc      : unsigned(3 downto 0);
   signal mc_run, drawn : std_logic;
   -- msi_slots.settle; mc counts it down to 1 (settle 0 and 1 both draw
   -- the mark at once): no settle - 1 in front of the load
   signal settle  : unsigned(3 downto 0);
-  signal cause_busy, cerr : std_logic;   -- the pass's first cause read                  -- a capture was taken over since
-                                               -- the last cause read
+  -- cause_busy: the pass's first cause read (issued in S_RCA0) is on the
+  -- bus beside the row load; cerr: it, or the RX head read after it,
+  -- ended in a DMA error (S_CWAIT then ends the pass)
+  signal cause_busy, cerr : std_logic;
   -- the slot's row
   signal en, cause_en, head_en : std_logic;
   -- Pairing by count: the head read's state (hdue: a cause read wants
@@ -687,6 +700,15 @@ begin
             when 4 => mu_op(4 downto 0) <= pb;
             when 5 => mu_op(0) <= err;
             when 11 => mu_op(0) <= amb and pdrawn;
+            when 12 =>
+              -- the expectation for the slot's next capture (W_ZERO + the
+              -- verdict), only after a ring read (its mark makes every
+              -- later non-stale capture one latched after the cause read)
+              mu_op(0) <= expect_v and pdrawn and (nsd(1) or (nsd(0) xor dplus));
+              -- skip the next pass's head read after a pass that stamped 4
+              -- or more entries (the engine runs behind the NIC: its head
+              -- read would not decide, and it delays the ring read)
+              mu_op(1) <= bulk;
             when others => null;
           end case;
           if mu_u = mu_end then
@@ -782,17 +804,17 @@ begin
                 when 1 => null;   -- ring_base_lo: eaddr (e_ld)
                 when 2 =>
                   -- the slot's previous pass stamped 4 or more entries
-                  -- (bit 17): skip this pass's head read (line rate: the
+                  -- (bit 1): skip this pass's head read (line rate: the
                   -- head runs ahead of the card, the read would not decide
                   -- and delays the ring read); the pass counts as ambiguous
-                  hskip <= r_rdata(17);
+                  hskip <= r_rdata(1);
                   -- the previous pass's cause and head reads decided that
                   -- the slot's next capture (this one, if it is not stale:
                   -- latched after that pass's ring read, so after its
                   -- cause read) is the MSI of an entry that pass stamped
-                  -- (bit 16, the late MSI): its time is no entry's exact
+                  -- (bit 0, the late MSI): its time is no entry's exact
                   -- time
-                  if head_en = '1' and r_rdata(16) = '1' then
+                  if head_en = '1' and r_rdata(0) = '1' then
                     fresh <= '0';
                   end if;
                 when 3 => count <= unsigned(r_rdata(15 downto 0));
@@ -1350,16 +1372,6 @@ begin
               end if;
             when 10 =>
               if any = '1' then r_wdata <= x"0000" & std_logic_vector(idx); end if;
-            when 12 =>
-              -- the expectation for the slot's next capture, only after a
-              -- ring read (its mark makes every later non-stale capture
-              -- one latched after the cause read)
-              r_wdata <= (others => '0');
-              r_wdata(16) <= expect_v and pdrawn and (nsd(1) or (nsd(0) xor dplus));
-              -- skip the next pass's head read after a pass that stamped 4
-              -- or more entries (the engine runs behind the NIC: its head
-              -- read would not decide, and it delays the ring read)
-              r_wdata(17) <= bulk;
             when others => null;
           end case;
         end if;
