@@ -135,16 +135,21 @@ architecture rtl of clock_tb_domain is
   -- decoded a clock early into po_is_per/po_is_wid (loaded every clock, no
   -- reset needed): the message is stable for two tb_clk before its
   -- strobe (cdc_handshake), so the write enables are
-  -- msg_valid AND a flip-flop. (Decoded from the message in the strobe's
+  -- msg_valid AND a flip-flop, registered: perout_gen sees the write a
+  -- clock after the strobe. (Decoded from the message in the strobe's
   -- clock, msg_valid -> 5 LUT levels -> the RAM's write enable was the
-  -- worst tb_clk path of the placed card, 8.0 ns, 125.69 MHz.)
-  -- perout_gen takes msg's high half a clock after the strobe: msg is
+  -- worst tb_clk path of the placed card, 8.0 ns, 125.69 MHz; unregistered,
+  -- msg_valid -> 3 LUT levels -> the RAM was again, 8.43 ns at seed 2 of the
+  -- PCI board, session 11. Period and width only matter at the next arm,
+  -- a later message, so the clock costs nothing.)
+  -- perout_gen takes msg's low half in that clock and the high half in
+  -- the next, two clocks after the strobe: msg is
   -- held for at least 3 tb_clk after its strobe (since session 8 by
   -- clock_regs, which changes it only after the acknowledge has crossed
   -- back through two bus-clock flip-flops: state MACK; the crossing keeps
   -- no copy)
   signal po_is_per, po_is_wid : std_logic := '0';
-  signal po_wr_period, po_wr_width : std_logic;
+  signal po_wr_period, po_wr_width : std_logic := '0';
   signal po_arm, po_en : std_logic := '0';
   signal po_next   : unsigned(63 downto 0);
 
@@ -405,11 +410,11 @@ begin
   -- from the strobe (edge_capture registers hold) until the answer leaves
   pps_hold <= pps_stb or pps_is_stamp;
   resp_valid <= rv;
-  po_wr_period <= msg_valid and po_is_per;
-  po_wr_width  <= msg_valid and po_is_wid;
   po_dec : process (clk)
   begin
     if rising_edge(clk) then
+      po_wr_period <= msg_valid and po_is_per;
+      po_wr_width  <= msg_valid and po_is_wid;
       if to_integer(unsigned(msg(36 downto 32))) = M_PO_PERIOD then
         po_is_per <= '1';
       else
