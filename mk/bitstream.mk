@@ -84,7 +84,16 @@ $(BS_DIR)/$(BS_NAME).json: $(BS_DIR)/$(BS_NAME).v
 # 3. Place and route. --timing-allow-fail: nextpnr finishes and reports,
 # and ice40_report.py decides (with the critical paths in its message).
 # A design too big for the device is said in those words.
-$(BS_DIR)/$(BS_NAME).asc: $(BS_DIR)/$(BS_NAME).json $(BOARD_PCF)
+# The placer's options, in a stamp file that changes only when they do: a
+# placement made with another seed or pre-place script is not reused
+# (`make bitstream NEXTPNR_SEED=3` after a seed-2 build used to report the
+# seed-2 placement again).
+$(BS_DIR)/nextpnr-opts: FORCE
+	@mkdir -p $(BS_DIR)
+	@o='--seed $(NEXTPNR_SEED) $(NEXTPNR_PLACE)'; \
+	 [ "$$(cat $@ 2>/dev/null)" = "$$o" ] || echo "$$o" >$@
+
+$(BS_DIR)/$(BS_NAME).asc: $(BS_DIR)/$(BS_NAME).json $(BOARD_PCF) $(BS_DIR)/nextpnr-opts
 	@echo "  NEXTPNR $(NEXTPNR_ARCH) (seed $(NEXTPNR_SEED))"
 	@rm -f $(BS_REPORT) $(BS_BIN) $(BS_DIR)/nextpnr-report.json
 	@nextpnr-ice40 $(NEXTPNR_ARCH) --json $< --pcf $(BOARD_PCF) --asc $@.tmp \
