@@ -56,10 +56,12 @@ bitstream: $(BS_BIN)
 # gateware must build the identical bitstream. The stamp file changes only
 # when the hash does.
 BS_ID_SRCS = $(filter-out %/synpcix_regs_pkg.vhd,$(BS_SRCS)) $(abspath hdl/regmap/synpcix.toml)
+# A stamp file: the recipe line $(call write_stamp,WORDS) writes WORDS into
+# $@ only when they differ from what it holds, so targets that depend on
+# it are remade when WORDS change and not otherwise (used with FORCE).
+write_stamp = mkdir -p $(@D) && [ "$$(cat $@ 2>/dev/null)" = "$(1)" ] || echo "$(1)" >$@
 $(BS_DIR)/build_id: FORCE
-	@mkdir -p $(BS_DIR)
-	@id=$$(cat $(BS_ID_SRCS) | sha1sum | cut -c1-8); \
-	 [ "$$(cat $@ 2>/dev/null)" = "$$id" ] || echo "$$id" >$@
+	@id=$$(cat $(BS_ID_SRCS) | sha1sum | cut -c1-8); $(call write_stamp,$$id)
 
 # 1. VHDL -> Verilog (hdl/boards/ghdl_verilog.sh works around GHDL 2.0's
 # Verilog writer). GHDL's warnings about unbound vendor components are
@@ -89,9 +91,7 @@ $(BS_DIR)/$(BS_NAME).json: $(BS_DIR)/$(BS_NAME).v
 # (`make bitstream NEXTPNR_SEED=3` after a seed-2 build used to report the
 # seed-2 placement again).
 $(BS_DIR)/nextpnr-opts: FORCE
-	@mkdir -p $(BS_DIR)
-	@o='--seed $(NEXTPNR_SEED) $(NEXTPNR_PLACE)'; \
-	 [ "$$(cat $@ 2>/dev/null)" = "$$o" ] || echo "$$o" >$@
+	@$(call write_stamp,--seed $(NEXTPNR_SEED) $(NEXTPNR_PLACE))
 
 $(BS_DIR)/$(BS_NAME).asc: $(BS_DIR)/$(BS_NAME).json $(BOARD_PCF) $(BS_DIR)/nextpnr-opts
 	@echo "  NEXTPNR $(NEXTPNR_ARCH) (seed $(NEXTPNR_SEED))"

@@ -138,10 +138,10 @@ architecture rtl of clock_tb_domain is
   -- msg_valid AND a flip-flop, registered: perout_gen sees the write a
   -- clock after the strobe. (Decoded from the message in the strobe's
   -- clock, msg_valid -> 5 LUT levels -> the RAM's write enable was the
-  -- worst tb_clk path of the placed card, 8.0 ns, 125.69 MHz; unregistered,
-  -- msg_valid -> 3 LUT levels -> the RAM was again, 8.43 ns at seed 2 of the
-  -- PCI board, session 11. Period and width only matter at the next arm,
-  -- a later message, so the clock costs nothing.)
+  -- worst tb_clk path of the placed card, 8.0 ns, 125.69 MHz; as
+  -- msg_valid AND a flip-flop, 3 LUT levels to the RAM, it was the worst
+  -- again in session 11, 8.43 ns on the PCI board. Period and width only
+  -- matter at the next arm, a later message, so the clock costs nothing.)
   -- perout_gen takes msg's low half in that clock and the high half in
   -- the next, two clocks after the strobe: msg is
   -- held for at least 3 tb_clk after its strobe (since session 8 by

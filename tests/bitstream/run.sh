@@ -279,8 +279,8 @@ t_run pci-board-utilisation sh -c '
 	if [ "$1" -gt "$2" ]; then [ $rc -ne 0 ] && grep -q "it does not fit" "$0"
 	else [ $rc -eq 0 ]; fi' "$SUITE_LOG_DIR/pci-util.out"
 
-# The whole card placed and routed on the PCI board (about 3 minutes):
-# nextpnr must legalise s11-pins' fixed placements (hdl/boards/pci_input_ffs.py)
+# The whole card placed and routed on the PCI board (1-3 minutes): nextpnr
+# must legalise the fixed pin placements (hdl/boards/pci_input_ffs.py)
 # together with everything else and finish routing; report.json then has
 # both clocks. Meeting them and the 70 % bar is a full-card bar (CARD_FULL=1)
 # until the card does (docs/bitstream.md "Status").
