@@ -208,7 +208,8 @@ if os.path.exists(chipdb):
     for b, s in balls.items():
         if b not in xyz:
             errs.append("%s on %s: no such ct256 ball" % (s, b))
-    for clk in ("pci_clk", "clk_10m"):
+    # TRDY# and STOP# reach their LUTs over their global buffers (session 12)
+    for clk in ("pci_clk", "clk_10m", "pci_trdy_n", "pci_stop_n"):
         if xyz.get(where.get(clk)) not in gbins:
             errs.append("%s on %s, not a global buffer input" % (clk, where.get(clk)))
 
@@ -221,7 +222,7 @@ for cn, c in cells.items():
                 readers.setdefault(b, []).append(cn)
 io_of = {}
 for cn, c in cells.items():
-    if c["type"] == "SB_IO":
+    if c["type"] in ("SB_IO", "SB_GB_IO"):
         b = c["connections"]["PACKAGE_PIN"][0]
         if b in io_of:
             errs.append("two SB_IO on one pin net (%s, %s)" % (io_of[b][0], cn))
@@ -243,7 +244,8 @@ for n, d in pci:
         con, ty = c["connections"], c["parameters"]["PIN_TYPE"]
         checked += 1
         if n.endswith("_in") or n in ("gnt_n", "rst_n"):
-            if not net(con.get("D_IN_0", [])) or not [r for r in readers.get(con["D_IN_0"][0], []) if r != cn]:
+            rd = "GLOBAL_BUFFER_OUTPUT" if c["type"] == "SB_GB_IO" else "D_IN_0"
+            if not net(con.get(rd, [])) or not [r for r in readers.get(con[rd][0], []) if r != cn]:
                 errs.append("%s: the card does not read the pin (%s)" % (pin, n))
         elif n.endswith("_oe") and pin in ("pci_serr_n", "pci_inta_n"):
             if con.get("D_OUT_0") != ["0"] or con.get("D_OUT_1", ["0"]) != ["0"]:
