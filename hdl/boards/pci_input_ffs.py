@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # nextpnr-ice40 --pre-place script: keep the flip-flops that take a PCI
 # input straight from its pad next to that pad, and fix the LUTs from a
-# pad into a pad's register (and the block RAM read through TRDY#) beside
-# their input pad.
+# pad into a pad's register beside their input pad (TRDY#'s and STOP#'s,
+# which come over a global, beside the pads they feed).
 #
 # PCI 2.3 at 66 MHz gives an input 3 ns of setup at the pin; the pad takes
 # 1.8 ns and the clock reaches a logic-cell flip-flop 1.5 ns after the pin,
@@ -42,15 +42,14 @@ def _drives(lc, io_name):
 
 def _pad_loads(lc):
     """What the logic cell's output drives directly: PCI pads (SB_IO of
-    pci_pads), logic cells, block RAMs."""
+    pci_pads) and logic cells."""
     ports = {k: v for k, v in lc.ports}
     o = ports.get("O")
     if o is None or o.net is None:
-        return [], [], []
+        return [], []
     users = [u.cell for u in o.net.users]
     return ([c for c in users if c.type == "SB_IO" and str(c.name).startswith("pads.")],
-            [c for c in users if c.type == "ICESTORM_LC"],
-            [c for c in users if c.type == "ICESTORM_RAM"])
+            [c for c in users if c.type == "ICESTORM_LC"])
 
 
 def _out_reg(cell):
@@ -73,7 +72,6 @@ n_cells = 0
 # pad, not moved by another pad's rule
 own = set()
 beside = {}
-rams = {}
 for name, cell in ctx.cells:
     if registered and cell.type == "SB_IO" and str(name).startswith("pads.") and _out_reg(cell):
         pin = {k: v for k, v in cell.ports}.get("D_IN_0")
@@ -114,22 +112,16 @@ for name, cell in ctx.cells:
             # LUT, Tsu 4.68 ns, in one session 11 run)
             beside[c.name] = _loc(bel)[1]
         elif c.name not in own:
-            # a pin LUT of another pad's register (TRDY#/STOP# into the AD
-            # enables, PAR into PERR#), or the first of GNT#'s two LUTs:
+            # a pin LUT of another pad's register (PAR into PERR#), or the
+            # first of GNT#'s two LUTs (into the AD enables):
             # nextpnr times neither the pad's route into it nor its routes
             # to the pads, and a region does not hold it (nextpnr 0.4's
             # placer moved such LUTs 2-5 tiles out of theirs, session 11).
             # So it is fixed in the logic tile beside its input pad: the
             # one long route is then the one fanned out to the pads
-            pads, lcs, ram = _pad_loads(c)
+            pads, lcs = _pad_loads(c)
             if pads or any(_pad_loads(d)[0] for d in lcs):
                 beside[c.name] = _loc(bel)[1]
-            # a block RAM read address (TRDY# moves the burst buffer's
-            # word): the RAM into the block-RAM column nearest the pads
-            # (fixing these LUTs too, with the AD LUTs still in one-tile
-            # regions, pushed pci_ad[29]'s LUT out: 4.68 ns, session 11)
-            for r in ram:
-                rams[r.name] = _loc(bel)[1]
     if not users:
         continue
     x, y = _loc(bel)
@@ -140,9 +132,40 @@ for name, cell in ctx.cells:
     for u in users:
         ctx.constrainCellToRegion(u, region)
         n_cells += 1
-# each pin LUT (the last of its input pads decides the row: TRDY# and
-# STOP# share one) at a fixed BEL of the logic tile next to the pad, in
-# column 1, or column 2 when that tile is full
+# TRDY# and STOP# come in on GBIN balls through their global buffers
+# (SB_GB_IO, session 12): the global reaches every logic tile at one delay,
+# so their pin LUTs (split into copies per group of pads before packing,
+# hdl/boards/hx8k-pci/pci_gbin_luts.py) go beside the middle of the pads
+# they feed, not beside the input pad.
+gb_luts = []
+for name, cell in list(ctx.cells):
+    if not (registered and cell.type == "SB_GB" and str(name).startswith("$gbuf_pads.")):
+        continue
+    out = {k: v for k, v in cell.ports}.get("GLOBAL_BUFFER_OUTPUT")
+    if out is None or out.net is None:
+        continue
+    for u in out.net.users:
+        c = u.cell
+        params = {k: v for k, v in c.params}
+        if c.type == "ICESTORM_LC" and str(params.get("DFF_ENABLE", "0")).strip("0b") != "1":
+            if c.name not in gb_luts:
+                gb_luts.append(c.name)
+for lname in gb_luts:
+    lc = ctx.cells[lname]
+    o = {k: v for k, v in lc.ports}["O"].net
+    if o is None:
+        continue
+    rows = [(u.cell, _loc({k: v for k, v in u.cell.attrs}["BEL"])[1])
+            for u in o.users if u.cell.type == "SB_IO" and str(u.cell.name).startswith("pads.")]
+    if not rows:
+        continue
+    rows.sort(key=lambda cy: (cy[1], str(cy[0].name)))
+    beside[lname] = rows[len(rows) // 2][1]
+# each pin LUT at a fixed BEL of the logic tile of its row (the last of its
+# input pads, or the middle pad it feeds), in column 1, or the next column
+# when that tile is full. The burst buffer's RAMs, whose read address
+# TRDY# moves, were fixed by TRDY#'s pad until session 11; over the global
+# the placer's choice does (TRDY# Tsu into them 2.05 ns)
 used = {}
 for c, y in sorted(beside.items(), key=lambda kv: (kv[1], str(kv[0]))):
     x = 1
@@ -151,11 +174,5 @@ for c, y in sorted(beside.items(), key=lambda kv: (kv[1], str(kv[0]))):
     k = used.get((x, y), 0)
     used[(x, y)] = k + 1
     ctx.cells[c].setAttr("BEL", "X%d/Y%d/lc%d" % (x, y, k))
-# the RAMs in column 8 (RAM tiles at odd rows), nearest the pad's row first
-taken = set()
-for c, y in sorted(rams.items(), key=lambda kv: (kv[1], str(kv[0]))):
-    ry = min((r for r in range(1, GRID, 2) if r not in taken), key=lambda r: (abs(r - y), r))
-    taken.add(ry)
-    ctx.cells[c].setAttr("BEL", "X8/Y%d/ram" % ry)
-print("pci_input_ffs: %d flip-flops kept within %d tiles of %d PCI pads, %d LUTs and %d RAMs fixed"
-      % (n_cells, RADIUS, n_regions, len(beside), len(rams)))
+print("pci_input_ffs: %d flip-flops kept within %d tiles of %d PCI pads, %d LUTs fixed"
+      % (n_cells, RADIUS, n_regions, len(beside)))

@@ -9,8 +9,10 @@ BOARD_TOP      := synpcix_hx8k_pci_top
 BOARD_PCF      := hdl/boards/hx8k-pci/synpcix_hx8k_pci.pcf
 NEXTPNR_ARCH   := --hx8k --package ct256
 # keep the flip-flops that sample a PCI pad next to it (Tsu 3 ns at 66 MHz;
-# docs/bitstream.md "Session 7: PCI inputs")
-NEXTPNR_PLACE  := --pre-place hdl/boards/pci_input_ffs.py
+# docs/bitstream.md "Session 7: PCI inputs"); the LUTs TRDY#/STOP# feed
+# through their globals copied per group of pads ("Session 12")
+NEXTPNR_PLACE  := --pre-pack hdl/boards/hx8k-pci/pci_gbin_luts.py \
+                  --pre-place hdl/boards/pci_input_ffs.py
 # after the core's list: the PCI interface, the capture unit and the card
 # (without the simulation models those lists carry for the testbenches),
 # then the board files (the pin and PLL wrappers are hx8k's own; the PLL,

@@ -128,13 +128,13 @@ begin
     generic map (REGISTERED => REGISTERED)
     port map (clk => clk, pin => pci_irdy_n, q => irdy_out, oe => irdy_en, d => irdy_in);
   trdy_pin : entity work.ice40_pin_bidir
-    generic map (REGISTERED => REGISTERED)
+    generic map (REGISTERED => REGISTERED, GLOBAL => true)
     port map (clk => clk, pin => pci_trdy_n, q => trdy_out, oe => trdy_en, d => trdy_in);
   devsel_pin : entity work.ice40_pin_bidir
     generic map (REGISTERED => REGISTERED)
     port map (clk => clk, pin => pci_devsel_n, q => devsel_out, oe => devsel_en, d => devsel_in);
   stop_pin : entity work.ice40_pin_bidir
-    generic map (REGISTERED => REGISTERED)
+    generic map (REGISTERED => REGISTERED, GLOBAL => true)
     port map (clk => clk, pin => pci_stop_n, q => stop_out, oe => stop_en, d => stop_in);
   perr_pin : entity work.ice40_pin_bidir
     generic map (REGISTERED => REGISTERED)

@@ -26,10 +26,11 @@ yosys -q -l "$out/yosys.log" -p "read_verilog $out/pci_io_fit.v; synth_ice40 -to
 # the board's PCI balls (the pcf is the one place they are typed) and the
 # 66 MHz target on PCI CLK
 { grep -E '^set_io +pci_' hdl/boards/hx8k-pci/synpcix_hx8k_pci.pcf; echo "set_frequency pci_clk 66"; } >"$out/pci_io_fit.pcf"
-# the flip-flops that sample a pad kept next to it, as on the board
-# (hdl/boards/pci_input_ffs.py; PCI_IO_PREPLACE=false leaves them free)
+# the flip-flops that sample a pad kept next to it and the LUTs on the
+# TRDY#/STOP# globals copied per group of pads, as on the board
+# (hdl/boards/hx8k-pci/board.mk; PCI_IO_PREPLACE=false leaves them free)
 pre=
-[ "$preplace" = false ] || pre="--pre-place hdl/boards/pci_input_ffs.py"
+[ "$preplace" = false ] || pre="--pre-pack hdl/boards/hx8k-pci/pci_gbin_luts.py --pre-place hdl/boards/pci_input_ffs.py"
 nextpnr-ice40 --hx8k --package ct256 --json "$out/pci_io_fit.json" --pcf "$out/pci_io_fit.pcf" \
 	$pre --seed "$seed" --timing-allow-fail --sdf "$out/pci_io_fit.sdf" \
 	--log "$out/nextpnr.log" -q >/dev/null 2>&1 || {

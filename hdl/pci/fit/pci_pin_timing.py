@@ -34,6 +34,17 @@ PERR#/SERR# from the live PAR) is timed to that register's input as
 tPADIN + path - tGBCKIO, its setup taken as 0 (the data sheet gives none
 for OUTFF; session 7).
 
+An input on a GBIN ball read through its global buffer (SB_GB_IO: TRDY#
+and STOP#, session 12) enters nextpnr's SDF at the buffer's output, whose
+routes to LUT inputs (global network, glb2local, local track) are in the
+SDF. Its pad and buffer are the bus clock's own kind: the data sheet's
+tGBCKLC is that clock's pin -> pad -> buffer -> network -> logic-cell clock,
+and the SDF has the network part of it (the bus clock's global to a logic
+cell's CLK pin). So the data is at its buffer's output tGBCKLC - (that
+route) after the pin: the longest such route for hold, the shortest for
+setup. That takes the two GBINs' pad-to-buffer delays as equal, which the
+data sheet (one tGBCKLC for every GBIN) implies but does not state.
+
 Besides the table, the worst Tsu of every input pin is printed per block
 (the first name below `core.` of the endpoint's cell: target, initiator,
 msi, ...; `io` for the I/O registers), so one engine's inputs can be
@@ -126,7 +137,7 @@ def io_pin_types(netlist):
     types = {}
     for mod in netlist.get("modules", {}).values():
         for name, cell in mod.get("cells", {}).items():
-            if cell.get("type") == "SB_IO":
+            if cell.get("type") in ("SB_IO", "SB_GB_IO"):
                 pt = str(cell.get("parameters", {}).get("PIN_TYPE", "000000"))
                 types[name] = pt[-6:]
     return types
@@ -250,6 +261,29 @@ def main():
 
     to_end, to_end_min, via = backward(lambda n: True)
 
+    # GBIN data pads: their global buffer's output, and the bus clock's
+    # global routes to logic-cell clocks (the buffer driving the most)
+    gb_out = {}
+    for inst in pads:
+        g = ("$gbuf_%s_io" % inst, "GLOBAL_BUFFER_OUTPUT")
+        if g in succ:
+            gb_out[inst] = g
+    clk_routes = defaultdict(list)
+    for a, b, d in comb:
+        if (celltype.get(a[0]) == "SB_GB" and a[1] == "GLOBAL_BUFFER_OUTPUT" and
+                celltype.get(b[0]) == "ICESTORM_LC" and b[1] == "CLK"):
+            clk_routes[a].append(d)
+    bus_clk = max(clk_routes.values(), key=len, default=None)
+    if gb_out and not bus_clk:
+        die("a GBIN data pad but no global clock route to time it against")
+
+    def start(inst):
+        """Where a pad's input enters the SDF, and when it is there after the
+        pin: (node, latest, earliest)."""
+        if inst in gb_out:
+            return gb_out[inst], T_GBCKLC - min(bus_clk), T_GBCKLC - max(bus_clk)
+        return (inst, "D_IN_0"), T_PADIN, T_PADIN
+
     def worst_path(n):
         """Logic cells passed through on the worst path (LUT levels; a carry
         chain counts each of its cells) and its endpoint."""
@@ -283,14 +317,15 @@ def main():
         ptp = pin in PTP
         tsu_bar = bars["tsu_ptp"] if ptp else bars["tsu"]
         tval_bar = bars["tval_ptp"] if ptp else bars["tval"]
-        din = (inst, "D_IN_0")
+        din, t_in, t_in_min = start(inst)
+        via_gb = "GBIN -> global -> " if inst in gb_out else "pad -> "
         if din in to_end and not is_reg_in(pt):
-            tsu = T_PADIN + to_end[din] - T_GBCKLC
-            th = T_GBCKLC - (T_PADIN + to_end_min[din])
+            tsu = t_in + to_end[din] - T_GBCKLC
+            th = T_GBCKLC - (t_in_min + to_end_min[din])
             levels, end = worst_path(din)
             note("Tsu", pin, tsu, "<= %g" % tsu_bar, tsu <= tsu_bar,
-                 "pad -> %d LUT -> %s" % (levels, end))
-            note("Th", pin, th, "<= %g" % bars["th"], th <= bars["th"], "pad -> fabric FF")
+                 "%s%d LUT -> %s" % (via_gb, levels, end))
+            note("Th", pin, th, "<= %g" % bars["th"], th <= bars["th"], via_gb + "fabric FF")
         elif is_reg_in(pt) and din in succ:
             note("Tsu", pin, T_SUPDIN, "<= %g" % tsu_bar, T_SUPDIN <= tsu_bar, "I/O register")
             note("Th", pin, T_HDPDIN, "<= %g" % bars["th"], T_HDPDIN <= bars["th"], "I/O register")
@@ -317,10 +352,10 @@ def main():
         te, _, _ = backward(lambda n, b=b: block(n) == b)
         for inst in pads:
             pin, pt = pin_io(inst)
-            din = (inst, "D_IN_0")
+            din, t_in, _ = start(inst)
             if pin in UNTIMED or is_reg_in(pt) or din not in te:
                 continue
-            per_block[(pin, b)] = T_PADIN + te[din] - T_GBCKLC
+            per_block[(pin, b)] = t_in + te[din] - T_GBCKLC
 
     fmax = re.findall(r"Max frequency for clock '([^']*)': ([0-9.]+) MHz", logtext)
     print("pin timing at %d MHz (PCI 2.3; data-sheet pad/clock delays, typical):" % args.mhz)
