@@ -219,12 +219,10 @@ architecture rtl of stamp_engine is
   signal r_waddr, r_raddr : std_logic_vector(7 downto 0);
   signal r_wdata, r_rdata : std_logic_vector(31 downto 0);
 
-  signal step    : unsigned(7 downto 0);   -- init address / load / update step
-  -- step - 1 of S_LOAD and S_UPD (the item whose RAM data is on r_rdata),
-  -- and the counter increment of that item, both registered a clock ahead:
-  -- the subtraction, the item decode and the increment multiplexer were in
-  -- front of S_UPD's 32-bit adder on bus_clk's critical path
-  signal uq      : unsigned(3 downto 0);
+  -- init address / load / update step. S_LOAD's item li (read at step li)
+  -- is on r_rdata at step li + 1: its decode is a case over step with the
+  -- choices shifted by one (no step - 1, and no registered copy of it)
+  signal step    : unsigned(7 downto 0);
   -- the counter micro-sequencer: item mu_u read while mu_run, item mu_q's
   -- word on r_rdata while mu_v (written back that clock), mu_op its operand
   signal mu_run, mu_v, mu_fin : std_logic;
@@ -431,14 +429,14 @@ begin
   -- idx + 1 = count, from the registered count - idx (up to date wherever
   -- e_wrap is used: two clocks or more after idx or count changed)
   e_wrap  <= '1' when tail17 = 1 else '0';
-  e_ld  <= '1' when (st = S_LOAD and step /= 0 and uq = 1) or wrapq = '1' or
+  e_ld  <= '1' when (st = S_LOAD and step(3 downto 0) = 1 + 1) or wrapq = '1' or
                     (e_wdone = '1' and e_wrap = '1' and wsel2 = '1') else '0';
   e_add <= '1' when (st = S_MUL and mplier(0) = '1') or
                     (e_wdone = '1' and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
-  fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when uq = 5 else
+  fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when step(3 downto 0) = 5 + 1 else
              resize(unsigned(r_rdata(9 downto 2)), 9);
   fld_out <= '1' when fld_end >= resize(sw, 9) else '0';
 
@@ -573,7 +571,6 @@ begin
              slot & std_logic_vector(to_unsigned(W_BASE_HI, 5));
 
   process (clk)
-    variable u    : natural range 0 to 15;
     variable old  : unsigned(31 downto 0);
     variable w    : natural range 0 to 31;
   begin
@@ -640,7 +637,6 @@ begin
         -- read and ring read after the first pass), the hardware starts 0;
         -- tb_capture_unit on the netlist differed from the RTL run by that
         rearm <= '0';
-        uq <= (others => '0');
         mc <= (others => '0');
         mc_run <= '0';
         drawn <= '0';
@@ -672,7 +668,6 @@ begin
         wc <= (others => '0');
         ev_slot <= (others => '0');
       else
-        uq <= step(3 downto 0);
         took <= '0';
         -- the write port's default: the FIFO head's time into
         -- last_stamp_lo (a pop's first write). No hold: the word means
@@ -797,59 +792,57 @@ begin
 
           when S_LOAD =>
             step <= step + 1;
-            if step /= 0 then
-              u := to_integer(uq);
-              case u is  -- the load order of load_word
-                when 0 => null;   -- ctrl: S_RCA0 took it
-                when 1 => null;   -- ring_base_lo: eaddr (e_ld)
-                when 2 =>
-                  -- the slot's previous pass stamped 4 or more entries
-                  -- (bit 1): skip this pass's head read (line rate: the
-                  -- head runs ahead of the card, the read would not decide
-                  -- and delays the ring read); the pass counts as ambiguous
-                  hskip <= r_rdata(1);
-                  -- the previous pass's cause and head reads decided that
-                  -- the slot's next capture (this one, if it is not stale:
-                  -- latched after that pass's ring read, so after its
-                  -- cause read) is the MSI of an entry that pass stamped
-                  -- (bit 0, the late MSI): its time is no entry's exact
-                  -- time
-                  if head_en = '1' and r_rdata(0) = '1' then
-                    fresh <= '0';
-                  end if;
-                when 3 => count <= unsigned(r_rdata(15 downto 0));
-                when 4 =>
-                  sw <= unsigned(r_rdata(9 downto 2));
-                  cfg_bad <= '0';
-                  -- a stride < 8 bytes (2 words) or >= 1024
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or
-                     r_rdata(9 downto 3) = (9 downto 3 => '0') then
-                    cfg_bad <= '1';
-                  end if;
-                when 5 =>
-                  -- the 2-word stamp field inside the entry: stamp + 2 > sw
-                  -- in 9 bits (an 8-bit stamp + 1 wrapped at 255 and let
-                  -- stamp_off 1020 with stride 1020 through)
-                  stw <= unsigned(r_rdata(9 downto 2));
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
-                    cfg_bad <= '1';
-                  end if;
-                when 6 =>
-                  -- the done word inside the entry: done >= sw
-                  dnw <= unsigned(r_rdata(9 downto 2));
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
-                    cfg_bad <= '1';
-                  end if;
-                when 7 => null;   -- done_mask: read again during S_READ
-                when 8 => settle <= unsigned(r_rdata(3 downto 0));
-                when 9 =>
-                  idx <= unsigned(r_rdata(15 downto 0));
-                when 10 => null;
-                when others =>   -- stamped
-                  seq <= unsigned(r_rdata(7 downto 0));
-                  seq0 <= unsigned(r_rdata(7 downto 0));
-              end case;
-            end if;
+            -- item li of load_word is on r_rdata at step li + 1
+            case to_integer(step(3 downto 0)) is
+              when 0 | 0 + 1 => null;   -- ctrl: S_RCA0 took it
+              when 1 + 1 => null;   -- ring_base_lo: eaddr (e_ld)
+              when 2 + 1 =>
+                -- the slot's previous pass stamped 4 or more entries
+                -- (bit 1): skip this pass's head read (line rate: the
+                -- head runs ahead of the card, the read would not decide
+                -- and delays the ring read); the pass counts as ambiguous
+                hskip <= r_rdata(1);
+                -- the previous pass's cause and head reads decided that
+                -- the slot's next capture (this one, if it is not stale:
+                -- latched after that pass's ring read, so after its
+                -- cause read) is the MSI of an entry that pass stamped
+                -- (bit 0, the late MSI): its time is no entry's exact
+                -- time
+                if head_en = '1' and r_rdata(0) = '1' then
+                  fresh <= '0';
+                end if;
+              when 3 + 1 => count <= unsigned(r_rdata(15 downto 0));
+              when 4 + 1 =>
+                sw <= unsigned(r_rdata(9 downto 2));
+                cfg_bad <= '0';
+                -- a stride < 8 bytes (2 words) or >= 1024
+                if r_rdata(31 downto 10) /= (31 downto 10 => '0') or
+                   r_rdata(9 downto 3) = (9 downto 3 => '0') then
+                  cfg_bad <= '1';
+                end if;
+              when 5 + 1 =>
+                -- the 2-word stamp field inside the entry: stamp + 2 > sw
+                -- in 9 bits (an 8-bit stamp + 1 wrapped at 255 and let
+                -- stamp_off 1020 with stride 1020 through)
+                stw <= unsigned(r_rdata(9 downto 2));
+                if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
+                  cfg_bad <= '1';
+                end if;
+              when 6 + 1 =>
+                -- the done word inside the entry: done >= sw
+                dnw <= unsigned(r_rdata(9 downto 2));
+                if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
+                  cfg_bad <= '1';
+                end if;
+              when 7 + 1 => null;   -- done_mask: read again during S_READ
+              when 8 + 1 => settle <= unsigned(r_rdata(3 downto 0));
+              when 9 + 1 =>
+                idx <= unsigned(r_rdata(15 downto 0));
+              when 10 + 1 => null;
+              when others =>   -- stamped
+                seq <= unsigned(r_rdata(7 downto 0));
+                seq0 <= unsigned(r_rdata(7 downto 0));
+            end case;
             if step = N_LOAD then
               nleft <= count;
               if kind = '0' then
