@@ -335,12 +335,16 @@ architecture rtl of stamp_engine is
   signal expect_v, amb, dplus : std_logic;
   signal nsd     : unsigned(1 downto 0);
   -- ring base: the low word only as part of eaddr, the high word only in
-  -- daddr's high half, loaded from the RAM output in S_PLAN0 (every state
-  -- before it reads ring_base_hi; a cause read in between reloads it).
+  -- daddr's high half, loaded from the RAM output in S_PLAN (S_PLAN0
+  -- reads ring_base_hi; a cause read in between reloads it).
   -- An entry whose address carries into the high word (a ring across a
   -- 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
   signal count   : unsigned(15 downto 0);
-  signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
+  -- the stride in words. The stamp and done offsets have no flip-flops:
+  -- the adder takes them from the RAM output, read in the clock before
+  -- S_PLAN0 (done_off) and before every S_CHK clock that may stamp
+  -- (stamp_off); see r_raddr
+  signal sw      : unsigned(7 downto 0);
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
   signal idx     : unsigned(15 downto 0);
   -- The entry's word address, ring_base_lo + idx * sw, with the carry out
@@ -415,10 +419,9 @@ begin
               raddr => r_raddr, rdata => r_rdata);
 
   -- the one address adder (eaddr's comment)
-  fld <= dnw when st = S_PLAN0 else
-         sw when st = S_WRITE else
+  fld <= sw when st = S_WRITE else
          (others => '0') when st = S_MUL else
-         stw;
+         unsigned(r_rdata(9 downto 2));   -- S_PLAN0 done_off, S_CHK stamp_off
   opb <= mcand or resize(fld, 24);
   esum <= eaddr + resize(opb, 31);
   -- eaddr's loads: the ring base from the RAM output (S_LOAD's item 1; a
@@ -491,8 +494,14 @@ begin
         assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark_full(i))
           report "stamp_engine: mark_v set, head not before the mark" severity error;
       end loop;
-      assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_BASE_HI, 5))
-        report "stamp_engine: S_PLAN0 without ring_base_hi on the RAM output" severity error;
+      assert st /= S_PLAN or ra = slot & std_logic_vector(to_unsigned(W_BASE_HI, 5))
+        report "stamp_engine: S_PLAN without ring_base_hi on the RAM output" severity error;
+      assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_DONE_OFF, 5))
+        report "stamp_engine: S_PLAN0 without done_off on the RAM output" severity error;
+      -- every S_CHK clock that may stamp (not a wrap's, not a pop's, nd /= 0)
+      assert st /= S_CHK or wrapq = '1' or cap_pop = '1' or nd = 0 or
+             ra = slot & std_logic_vector(to_unsigned(W_STAMP_OFF, 5))
+        report "stamp_engine: S_CHK without stamp_off on the RAM output" severity error;
       assert e_ld = '0' or st = S_LOAD or ra = slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
         report "stamp_engine: wrap without ring_base_lo on the RAM output" severity error;
       -- e_wrap from the registered count - idx where it is used
@@ -527,9 +536,10 @@ begin
   -- the same edge: S_INIT writes step - 1 and reads row 0's word
   -- step(4 downto 0) (slot is 0 from the reset; never step - 1, and the
   -- high bits need no step source); a pop's last_data
-  -- goes in while S_RCA0 reads ctrl; a takeover's while S_CHK reads the
-  -- ring base; the counter sequencer writes item u while reading item
-  -- u + 2 (or, after its last item, the ring base: S_CNT, S_MUL's S_CWAIT);
+  -- goes in while S_RCA0 reads ctrl; a takeover's while S_CHK reads
+  -- stamp_off; the counter sequencer writes item u while reading item
+  -- u + 2 (or, after its last item, stamp_off in S_CNT, the ring base or
+  -- done_off in S_MUL and S_CWAIT);
   -- the last item (index, in S_EV) and the window's word (in S_WGAP) while
   -- captures is read, a word neither of them writes (read-only in the
   -- window).
@@ -541,33 +551,42 @@ begin
              -- the capture for a stamp write: S_WRITE's word 0 from
              -- last_stamp_lo, read in the S_CHK clock that may start the
              -- write (with nd /= 0 and no pop S_CHK leaves for S_WRITE, a
-             -- pop's clock, or S_UPD: none needs the ring base next), word 1
-             -- from the scratch word from the first word's d_wd_ready on,
-             -- the ring base for S_CHK in the clock of d_done
+             -- pop's clock, or S_UPD: none needs the ring base next; a
+             -- wrap's clock stamps nothing), word 1 from the scratch word
+             -- from the first word's d_wd_ready on, in the clock of d_done
+             -- stamp_off for S_CHK or, at a wrap before the second word
+             -- was taken (wrapq), the ring base
              slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
-               when st = S_CHK and nd /= 0 and cap_pop = '0' else
+               when st = S_CHK and nd /= 0 and cap_pop = '0' and wrapq = '0' else
              slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
                when st = S_WRITE and d_done = '0' and wsel = '0' and d_wd_ready = '0' else
              slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5))
                when st = S_WRITE and d_done = '0' and wsel2 = '0' and
                     not (wsel = '1' and d_wd_ready = '1') else
+             slot & std_logic_vector(to_unsigned(W_STAMP_OFF, 5))
+               when st = S_WRITE and d_done = '1' and (e_wrap = '0' or wsel2 = '1') else
              -- the ring base's low word, for eaddr at a wrap
              slot & std_logic_vector(to_unsigned(W_BASE_LO, 5)) when st = S_WRITE else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
-             -- the states before an entry address is formed (S_PLAN0 from
-             -- S_CWAIT, S_CAUSE, S_CHK; S_CHK from S_SETTLE, S_WRITE; S_SETTLE
-             -- lasts at least one clock after S_READ's done mask)
              slot & std_logic_vector(to_unsigned(W_CTRL, 5))
                when (st = S_RCA0 or st = S_RCA) and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5))
                when (st = S_RCA0 or st = S_RCA) and step = 1 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 or st = S_RCA else
              slot & std_logic_vector(to_unsigned(W_HEAD_LO, 5)) when st = S_RHD else
-             -- every other state: the ring base's high word for S_PLAN0
-             -- (from S_CWAIT, S_CAUSE, S_CHK with nd = 0); never written
-             -- during a pass
+             -- the field offsets for the one adder (fld): stamp_off before
+             -- S_CHK (from S_SETTLE, S_CNT, S_WRITE, a wrap's S_CHK) and in
+             -- S_CHK's clocks that do not stamp (nd /= 0; S_SETTLE lasts at
+             -- least one clock after S_READ's done mask), done_off before
+             -- S_PLAN0 (from S_CWAIT, S_CAUSE, S_CHK with nd = 0)
+             slot & std_logic_vector(to_unsigned(W_STAMP_OFF, 5))
+               when st = S_SETTLE or st = S_CNT or (st = S_CHK and nd /= 0) else
+             slot & std_logic_vector(to_unsigned(W_DONE_OFF, 5))
+               when st = S_CWAIT or st = S_CAUSE or st = S_CHK else
+             -- every other state: the ring base's high word for S_PLAN
+             -- (read in S_PLAN0 and S_PLAN); never written during a pass
              slot & std_logic_vector(to_unsigned(W_BASE_HI, 5));
 
   process (clk)
@@ -646,8 +665,6 @@ begin
         cause_en <= '0';
         count <= (others => '0');
         sw <= (others => '0');
-        stw <= (others => '0');
-        dnw <= (others => '0');
         cfg_bad <= '0';
         idx <= (others => '0');
         nb <= (others => '0');
@@ -820,17 +837,11 @@ begin
                    r_rdata(9 downto 3) = (9 downto 3 => '0') then
                   cfg_bad <= '1';
                 end if;
-              when 5 + 1 =>
+              when 5 + 1 | 6 + 1 =>
                 -- the 2-word stamp field inside the entry: stamp + 2 > sw
                 -- in 9 bits (an 8-bit stamp + 1 wrapped at 255 and let
-                -- stamp_off 1020 with stride 1020 through)
-                stw <= unsigned(r_rdata(9 downto 2));
-                if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
-                  cfg_bad <= '1';
-                end if;
-              when 6 + 1 =>
-                -- the done word inside the entry: done >= sw
-                dnw <= unsigned(r_rdata(9 downto 2));
+                -- stamp_off 1020 with stride 1020 through); the done word
+                -- inside the entry: done >= sw (fld_end)
                 if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
                   cfg_bad <= '1';
                 end if;
@@ -984,8 +995,9 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             else
-              -- done word of entry idx; r_rdata: ring_base_hi
-              daddr <= unsigned(r_rdata) & esum(29 downto 0);
+              -- done word of entry idx (r_rdata: done_off; the high word
+              -- is S_PLAN's)
+              daddr(29 downto 0) <= esum(29 downto 0);
               acar <= esum(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
@@ -994,6 +1006,9 @@ begin
             end if;
 
           when S_PLAN =>
+            -- ring_base_hi on r_rdata in every S_PLAN clock (read in
+            -- S_PLAN0 and S_PLAN); the request goes out from the last
+            daddr(61 downto 30) <= unsigned(r_rdata);
             -- grow the burst by one entry while it stays within 16 words,
             -- the 4 KiB page and the ring's end (lim stops the stamps).
             -- ne <= 16, so "ne < x" needs only x's low 5 bits beside x >= 32;
