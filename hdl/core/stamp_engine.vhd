@@ -352,14 +352,17 @@ architecture rtl of stamp_engine is
   -- the address arithmetic, eaddr + opb: the multiplier steps (S_MUL: opb =
   -- mcand, which is zero outside S_MUL), the done word's address (S_PLAN0:
   -- + done_off), the stamp field's (S_CHK: + stamp_off) and the next entry
-  -- (S_WRITE: + stride). The ring base's low word is loaded into it in
-  -- S_LOAD and again after a wrap (wrapq: from the RAM output, read in the
-  -- clock of the stamp write's d_done).
+  -- (S_WRITE: + stride); every field offset comes from the RAM output. The
+  -- ring base's low word is loaded into it in S_LOAD and again after a wrap
+  -- (from the RAM output too). After the stamp write, the stride or the
+  -- ring base is on the RAM output from the clock after the second word
+  -- was taken (wsel2; a data phase before its d_done, so always so far),
+  -- else a clock later: e_late, eaddr updated in S_CHK's first clock.
   signal eaddr   : unsigned(30 downto 0);
   signal opb     : unsigned(23 downto 0);
   signal fld     : unsigned(7 downto 0);
   signal esum    : unsigned(30 downto 0);
-  signal wrapq   : std_logic;
+  signal e_late  : std_logic;
   signal e_ld, e_add, e_wdone, e_wrap : std_logic;
   -- the entry address carried out of ring_base_lo (registered with daddr:
   -- ends the pass in S_PLAN / S_WRITE, off the decision logic's paths)
@@ -419,23 +422,24 @@ begin
               raddr => r_raddr, rdata => r_rdata);
 
   -- the one address adder (eaddr's comment)
-  fld <= sw when st = S_WRITE else
-         (others => '0') when st = S_MUL else
-         unsigned(r_rdata(9 downto 2));   -- S_PLAN0 done_off, S_CHK stamp_off
+  -- (S_PLAN0 done_off, S_CHK stamp_off, S_WRITE and e_late's S_CHK stride)
+  fld <= (others => '0') when st = S_MUL else unsigned(r_rdata(9 downto 2));
   opb <= mcand or resize(fld, 24);
   esum <= eaddr + resize(opb, 31);
   -- eaddr's loads: the ring base from the RAM output (S_LOAD's item 1; a
-  -- wrap at the stamp write's d_done once the base is on the RAM output,
-  -- else a clock later, wrapq), or the adder (a multiplier step; the next
-  -- entry at the stamp write's d_done)
+  -- wrap at the stamp write's d_done, or a clock later: e_late), or the
+  -- adder (a multiplier step; the next entry at the stamp write's d_done
+  -- or a clock later)
   e_wdone <= '1' when st = S_WRITE and d_done = '1' and d_err = "00" else '0';
   -- idx + 1 = count, from the registered count - idx (up to date wherever
   -- e_wrap is used: two clocks or more after idx or count changed)
   e_wrap  <= '1' when tail17 = 1 else '0';
-  e_ld  <= '1' when (st = S_LOAD and step(3 downto 0) = 1 + 1) or wrapq = '1' or
-                    (e_wdone = '1' and e_wrap = '1' and wsel2 = '1') else '0';
+  -- (e_wrap in e_late's clock is still the stamp write's: tail17 follows
+  -- idx a clock late)
+  e_ld  <= '1' when (st = S_LOAD and step(3 downto 0) = 1 + 1) or
+                    ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '1') else '0';
   e_add <= '1' when (st = S_MUL and mplier(0) = '1') or
-                    (e_wdone = '1' and e_wrap = '0') else '0';
+                    ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
@@ -499,7 +503,9 @@ begin
       assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_DONE_OFF, 5))
         report "stamp_engine: S_PLAN0 without done_off on the RAM output" severity error;
       -- every S_CHK clock that may stamp (not a wrap's, not a pop's, nd /= 0)
-      assert st /= S_CHK or wrapq = '1' or cap_pop = '1' or nd = 0 or
+      assert e_add = '0' or st = S_MUL or ra = slot & std_logic_vector(to_unsigned(W_STRIDE, 5))
+        report "stamp_engine: next entry without the stride on the RAM output" severity error;
+      assert st /= S_CHK or e_late = '1' or cap_pop = '1' or nd = 0 or
              ra = slot & std_logic_vector(to_unsigned(W_STAMP_OFF, 5))
         report "stamp_engine: S_CHK without stamp_off on the RAM output" severity error;
       assert e_ld = '0' or st = S_LOAD or ra = slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
@@ -554,19 +560,20 @@ begin
              -- pop's clock, or S_UPD: none needs the ring base next; a
              -- wrap's clock stamps nothing), word 1 from the scratch word
              -- from the first word's d_wd_ready on, in the clock of d_done
-             -- stamp_off for S_CHK or, at a wrap before the second word
-             -- was taken (wrapq), the ring base
+             -- stamp_off for S_CHK or, before the second word was taken
+             -- (e_late), the stride or the ring base
              slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
-               when st = S_CHK and nd /= 0 and cap_pop = '0' and wrapq = '0' else
+               when st = S_CHK and nd /= 0 and cap_pop = '0' and e_late = '0' else
              slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
                when st = S_WRITE and d_done = '0' and wsel = '0' and d_wd_ready = '0' else
              slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5))
                when st = S_WRITE and d_done = '0' and wsel2 = '0' and
                     not (wsel = '1' and d_wd_ready = '1') else
              slot & std_logic_vector(to_unsigned(W_STAMP_OFF, 5))
-               when st = S_WRITE and d_done = '1' and (e_wrap = '0' or wsel2 = '1') else
-             -- the ring base's low word, for eaddr at a wrap
-             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5)) when st = S_WRITE else
+               when st = S_WRITE and d_done = '1' and wsel2 = '1' else
+             -- for eaddr: the ring base's low word at a wrap, else the stride
+             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5)) when st = S_WRITE and e_wrap = '1' else
+             slot & std_logic_vector(to_unsigned(W_STRIDE, 5)) when st = S_WRITE else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
@@ -670,7 +677,7 @@ begin
         nb <= (others => '0');
         tail17 <= (others => '0');
         eaddr <= (others => '0');
-        wrapq <= '0';
+        e_late <= '0';
         seq <= (others => '0');
         mcand <= (others => '0');
         mplier <= (others => '0');
@@ -1081,9 +1088,9 @@ begin
             end if;
 
           when S_CHK =>
-            if wrapq = '1' then
-              -- the ring wrapped: eaddr is loaded from the RAM output in
-              -- this clock (below), the decisions wait for it
+            if e_late = '1' then
+              -- eaddr is updated from the RAM output in this clock
+              -- (below), the decisions wait for it
               null;
             elsif nd = 0 and ps /= 0 and
                ((alldone = '1' and lim = '0') or (rearm = '1' and cause_en = '1') or again = '1') then
@@ -1195,13 +1202,11 @@ begin
                 seq <= seq + 1;
                 nleft <= nleft - 1;
                 nd <= nd - 1;
+                -- eaddr to the next entry or back to the ring base (e_ld,
+                -- e_add), now or a clock later (e_late)
+                e_late <= not wsel2;
                 if e_wrap = '1' then
-                  -- back to the ring base: on the RAM output from the clock
-                  -- after the second word was taken (wsel2; a data phase
-                  -- before its d_done, so always so far), else in the next
-                  -- clock (r_raddr), loaded then (wrapq)
                   idx <= (others => '0');
-                  wrapq <= not wsel2;
                 else
                   idx <= idx + 1;
                 end if;
@@ -1298,8 +1303,8 @@ begin
         elsif e_add = '1' then
           eaddr <= esum;
         end if;
-        if wrapq = '1' then
-          wrapq <= '0';
+        if e_late = '1' then
+          e_late <= '0';
         end if;
 
         -- the mark of this pass's ring read, settle clocks after its boundary
