@@ -502,9 +502,9 @@ begin
         report "stamp_engine: S_PLAN without ring_base_hi on the RAM output" severity error;
       assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_DONE_OFF, 5))
         report "stamp_engine: S_PLAN0 without done_off on the RAM output" severity error;
-      -- every S_CHK clock that may stamp (not a wrap's, not a pop's, nd /= 0)
       assert e_add = '0' or st = S_MUL or ra = slot & std_logic_vector(to_unsigned(W_STRIDE, 5))
         report "stamp_engine: next entry without the stride on the RAM output" severity error;
+      -- every S_CHK clock that may stamp (not an e_late one, not a pop's, nd /= 0)
       assert st /= S_CHK or e_late = '1' or cap_pop = '1' or nd = 0 or
              ra = slot & std_logic_vector(to_unsigned(W_STAMP_OFF, 5))
         report "stamp_engine: S_CHK without stamp_off on the RAM output" severity error;
