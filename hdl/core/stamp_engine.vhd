@@ -219,12 +219,10 @@ architecture rtl of stamp_engine is
   signal r_waddr, r_raddr : std_logic_vector(7 downto 0);
   signal r_wdata, r_rdata : std_logic_vector(31 downto 0);
 
-  signal step    : unsigned(7 downto 0);   -- init address / load / update step
-  -- step - 1 of S_LOAD and S_UPD (the item whose RAM data is on r_rdata),
-  -- and the counter increment of that item, both registered a clock ahead:
-  -- the subtraction, the item decode and the increment multiplexer were in
-  -- front of S_UPD's 32-bit adder on bus_clk's critical path
-  signal uq      : unsigned(3 downto 0);
+  -- init address / load / update step. S_LOAD's item li (read at step li)
+  -- is on r_rdata at step li + 1: its decode is a case over step with the
+  -- choices shifted by one (no step - 1, and no registered copy of it)
+  signal step    : unsigned(7 downto 0);
   -- the counter micro-sequencer: item mu_u read while mu_run, item mu_q's
   -- word on r_rdata while mu_v (written back that clock), mu_op its operand
   signal mu_run, mu_v, mu_fin : std_logic;
@@ -337,12 +335,16 @@ architecture rtl of stamp_engine is
   signal expect_v, amb, dplus : std_logic;
   signal nsd     : unsigned(1 downto 0);
   -- ring base: the low word only as part of eaddr, the high word only in
-  -- daddr's high half, loaded from the RAM output in S_PLAN0 (every state
-  -- before it reads ring_base_hi; a cause read in between reloads it).
+  -- daddr's high half, loaded from the RAM output in S_PLAN (S_PLAN0
+  -- reads ring_base_hi; a cause read in between reloads it).
   -- An entry whose address carries into the high word (a ring across a
   -- 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
   signal count   : unsigned(15 downto 0);
-  signal sw, stw, dnw : unsigned(7 downto 0);  -- stride, stamp, done in words
+  -- the stride in words. The stamp and done offsets have no flip-flops:
+  -- the adder takes them from the RAM output, read in the clock before
+  -- S_PLAN0 (done_off) and before every S_CHK clock that may stamp
+  -- (stamp_off); see r_raddr
+  signal sw      : unsigned(7 downto 0);
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
   signal idx     : unsigned(15 downto 0);
   -- The entry's word address, ring_base_lo + idx * sw, with the carry out
@@ -350,14 +352,17 @@ architecture rtl of stamp_engine is
   -- the address arithmetic, eaddr + opb: the multiplier steps (S_MUL: opb =
   -- mcand, which is zero outside S_MUL), the done word's address (S_PLAN0:
   -- + done_off), the stamp field's (S_CHK: + stamp_off) and the next entry
-  -- (S_WRITE: + stride). The ring base's low word is loaded into it in
-  -- S_LOAD and again after a wrap (wrapq: from the RAM output, read in the
-  -- clock of the stamp write's d_done).
+  -- (S_WRITE: + stride); every field offset comes from the RAM output. The
+  -- ring base's low word is loaded into it in S_LOAD and again after a wrap
+  -- (from the RAM output too). After the stamp write, the stride or the
+  -- ring base is on the RAM output from the clock after the second word
+  -- was taken (wsel2; a data phase before its d_done, so always so far),
+  -- else a clock later: e_late, eaddr updated in S_CHK's first clock.
   signal eaddr   : unsigned(30 downto 0);
   signal opb     : unsigned(23 downto 0);
   signal fld     : unsigned(7 downto 0);
   signal esum    : unsigned(30 downto 0);
-  signal wrapq   : std_logic;
+  signal e_late  : std_logic;
   signal e_ld, e_add, e_wdone, e_wrap : std_logic;
   -- the entry address carried out of ring_base_lo (registered with daddr:
   -- ends the pass in S_PLAN / S_WRITE, off the decision logic's paths)
@@ -417,28 +422,28 @@ begin
               raddr => r_raddr, rdata => r_rdata);
 
   -- the one address adder (eaddr's comment)
-  fld <= dnw when st = S_PLAN0 else
-         sw when st = S_WRITE else
-         (others => '0') when st = S_MUL else
-         stw;
+  -- (S_PLAN0 done_off, S_CHK stamp_off, S_WRITE and e_late's S_CHK stride)
+  fld <= (others => '0') when st = S_MUL else unsigned(r_rdata(9 downto 2));
   opb <= mcand or resize(fld, 24);
   esum <= eaddr + resize(opb, 31);
   -- eaddr's loads: the ring base from the RAM output (S_LOAD's item 1; a
-  -- wrap at the stamp write's d_done once the base is on the RAM output,
-  -- else a clock later, wrapq), or the adder (a multiplier step; the next
-  -- entry at the stamp write's d_done)
+  -- wrap at the stamp write's d_done, or a clock later: e_late), or the
+  -- adder (a multiplier step; the next entry at the stamp write's d_done
+  -- or a clock later)
   e_wdone <= '1' when st = S_WRITE and d_done = '1' and d_err = "00" else '0';
   -- idx + 1 = count, from the registered count - idx (up to date wherever
   -- e_wrap is used: two clocks or more after idx or count changed)
   e_wrap  <= '1' when tail17 = 1 else '0';
-  e_ld  <= '1' when (st = S_LOAD and step /= 0 and uq = 1) or wrapq = '1' or
-                    (e_wdone = '1' and e_wrap = '1' and wsel2 = '1') else '0';
+  -- (e_wrap in e_late's clock is still the stamp write's: tail17 follows
+  -- idx a clock late)
+  e_ld  <= '1' when (st = S_LOAD and step(3 downto 0) = 1 + 1) or
+                    ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '1') else '0';
   e_add <= '1' when (st = S_MUL and mplier(0) = '1') or
-                    (e_wdone = '1' and e_wrap = '0') else '0';
+                    ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
   idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
-  fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when uq = 5 else
+  fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when step(3 downto 0) = 5 + 1 else
              resize(unsigned(r_rdata(9 downto 2)), 9);
   fld_out <= '1' when fld_end >= resize(sw, 9) else '0';
 
@@ -493,8 +498,16 @@ begin
         assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark_full(i))
           report "stamp_engine: mark_v set, head not before the mark" severity error;
       end loop;
-      assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_BASE_HI, 5))
-        report "stamp_engine: S_PLAN0 without ring_base_hi on the RAM output" severity error;
+      assert st /= S_PLAN or ra = slot & std_logic_vector(to_unsigned(W_BASE_HI, 5))
+        report "stamp_engine: S_PLAN without ring_base_hi on the RAM output" severity error;
+      assert st /= S_PLAN0 or ra = slot & std_logic_vector(to_unsigned(W_DONE_OFF, 5))
+        report "stamp_engine: S_PLAN0 without done_off on the RAM output" severity error;
+      assert e_add = '0' or st = S_MUL or ra = slot & std_logic_vector(to_unsigned(W_STRIDE, 5))
+        report "stamp_engine: next entry without the stride on the RAM output" severity error;
+      -- every S_CHK clock that may stamp (not an e_late one, not a pop's, nd /= 0)
+      assert st /= S_CHK or e_late = '1' or cap_pop = '1' or nd = 0 or
+             ra = slot & std_logic_vector(to_unsigned(W_STAMP_OFF, 5))
+        report "stamp_engine: S_CHK without stamp_off on the RAM output" severity error;
       assert e_ld = '0' or st = S_LOAD or ra = slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
         report "stamp_engine: wrap without ring_base_lo on the RAM output" severity error;
       -- e_wrap from the registered count - idx where it is used
@@ -529,9 +542,10 @@ begin
   -- the same edge: S_INIT writes step - 1 and reads row 0's word
   -- step(4 downto 0) (slot is 0 from the reset; never step - 1, and the
   -- high bits need no step source); a pop's last_data
-  -- goes in while S_RCA0 reads ctrl; a takeover's while S_CHK reads the
-  -- ring base; the counter sequencer writes item u while reading item
-  -- u + 2 (or, after its last item, the ring base: S_CNT, S_MUL's S_CWAIT);
+  -- goes in while S_RCA0 reads ctrl; a takeover's while S_CHK reads
+  -- stamp_off; the counter sequencer writes item u while reading item
+  -- u + 2 (or, after its last item, stamp_off in S_CNT, the ring base or
+  -- done_off in S_MUL and S_CWAIT);
   -- the last item (index, in S_EV) and the window's word (in S_WGAP) while
   -- captures is read, a word neither of them writes (read-only in the
   -- window).
@@ -543,37 +557,46 @@ begin
              -- the capture for a stamp write: S_WRITE's word 0 from
              -- last_stamp_lo, read in the S_CHK clock that may start the
              -- write (with nd /= 0 and no pop S_CHK leaves for S_WRITE, a
-             -- pop's clock, or S_UPD: none needs the ring base next), word 1
-             -- from the scratch word from the first word's d_wd_ready on,
-             -- the ring base for S_CHK in the clock of d_done
+             -- pop's clock, or S_UPD: none needs the ring base next; a
+             -- wrap's clock stamps nothing), word 1 from the scratch word
+             -- from the first word's d_wd_ready on, in the clock of d_done
+             -- stamp_off for S_CHK or, before the second word was taken
+             -- (e_late), the stride or the ring base
              slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
-               when st = S_CHK and nd /= 0 and cap_pop = '0' else
+               when st = S_CHK and nd /= 0 and cap_pop = '0' and e_late = '0' else
              slot & std_logic_vector(to_unsigned(W_LAST_LO, 5))
                when st = S_WRITE and d_done = '0' and wsel = '0' and d_wd_ready = '0' else
              slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5))
                when st = S_WRITE and d_done = '0' and wsel2 = '0' and
                     not (wsel = '1' and d_wd_ready = '1') else
-             -- the ring base's low word, for eaddr at a wrap
-             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5)) when st = S_WRITE else
+             slot & std_logic_vector(to_unsigned(W_STAMP_OFF, 5))
+               when st = S_WRITE and d_done = '1' and wsel2 = '1' else
+             -- for eaddr: the ring base's low word at a wrap, else the stride
+             slot & std_logic_vector(to_unsigned(W_BASE_LO, 5)) when st = S_WRITE and e_wrap = '1' else
+             slot & std_logic_vector(to_unsigned(W_STRIDE, 5)) when st = S_WRITE else
              slot & std_logic_vector(to_unsigned(load_word(to_integer(step(3 downto 0))), 5))
                when st = S_LOAD else
              slot & std_logic_vector(to_unsigned(W_DONE_MASK, 5)) when st = S_READ else
-             -- the states before an entry address is formed (S_PLAN0 from
-             -- S_CWAIT, S_CAUSE, S_CHK; S_CHK from S_SETTLE, S_WRITE; S_SETTLE
-             -- lasts at least one clock after S_READ's done mask)
              slot & std_logic_vector(to_unsigned(W_CTRL, 5))
                when (st = S_RCA0 or st = S_RCA) and step = 0 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_LO, 5))
                when (st = S_RCA0 or st = S_RCA) and step = 1 else
              slot & std_logic_vector(to_unsigned(W_CAUSE_HI, 5)) when st = S_RCA0 or st = S_RCA else
              slot & std_logic_vector(to_unsigned(W_HEAD_LO, 5)) when st = S_RHD else
-             -- every other state: the ring base's high word for S_PLAN0
-             -- (from S_CWAIT, S_CAUSE, S_CHK with nd = 0); never written
-             -- during a pass
+             -- the field offsets for the one adder (fld): stamp_off before
+             -- S_CHK (from S_SETTLE, S_CNT, S_WRITE, a wrap's S_CHK) and in
+             -- S_CHK's clocks that do not stamp (nd /= 0; S_SETTLE lasts at
+             -- least one clock after S_READ's done mask), done_off before
+             -- S_PLAN0 (from S_CWAIT, S_CAUSE, S_CHK with nd = 0)
+             slot & std_logic_vector(to_unsigned(W_STAMP_OFF, 5))
+               when st = S_SETTLE or st = S_CNT or (st = S_CHK and nd /= 0) else
+             slot & std_logic_vector(to_unsigned(W_DONE_OFF, 5))
+               when st = S_CWAIT or st = S_CAUSE or st = S_CHK else
+             -- every other state: the ring base's high word for S_PLAN
+             -- (read in S_PLAN0 and S_PLAN); never written during a pass
              slot & std_logic_vector(to_unsigned(W_BASE_HI, 5));
 
   process (clk)
-    variable u    : natural range 0 to 15;
     variable old  : unsigned(31 downto 0);
     variable w    : natural range 0 to 31;
   begin
@@ -640,7 +663,6 @@ begin
         -- read and ring read after the first pass), the hardware starts 0;
         -- tb_capture_unit on the netlist differed from the RTL run by that
         rearm <= '0';
-        uq <= (others => '0');
         mc <= (others => '0');
         mc_run <= '0';
         drawn <= '0';
@@ -650,14 +672,12 @@ begin
         cause_en <= '0';
         count <= (others => '0');
         sw <= (others => '0');
-        stw <= (others => '0');
-        dnw <= (others => '0');
         cfg_bad <= '0';
         idx <= (others => '0');
         nb <= (others => '0');
         tail17 <= (others => '0');
         eaddr <= (others => '0');
-        wrapq <= '0';
+        e_late <= '0';
         seq <= (others => '0');
         mcand <= (others => '0');
         mplier <= (others => '0');
@@ -672,7 +692,6 @@ begin
         wc <= (others => '0');
         ev_slot <= (others => '0');
       else
-        uq <= step(3 downto 0);
         took <= '0';
         -- the write port's default: the FIFO head's time into
         -- last_stamp_lo (a pop's first write). No hold: the word means
@@ -797,59 +816,51 @@ begin
 
           when S_LOAD =>
             step <= step + 1;
-            if step /= 0 then
-              u := to_integer(uq);
-              case u is  -- the load order of load_word
-                when 0 => null;   -- ctrl: S_RCA0 took it
-                when 1 => null;   -- ring_base_lo: eaddr (e_ld)
-                when 2 =>
-                  -- the slot's previous pass stamped 4 or more entries
-                  -- (bit 1): skip this pass's head read (line rate: the
-                  -- head runs ahead of the card, the read would not decide
-                  -- and delays the ring read); the pass counts as ambiguous
-                  hskip <= r_rdata(1);
-                  -- the previous pass's cause and head reads decided that
-                  -- the slot's next capture (this one, if it is not stale:
-                  -- latched after that pass's ring read, so after its
-                  -- cause read) is the MSI of an entry that pass stamped
-                  -- (bit 0, the late MSI): its time is no entry's exact
-                  -- time
-                  if head_en = '1' and r_rdata(0) = '1' then
-                    fresh <= '0';
-                  end if;
-                when 3 => count <= unsigned(r_rdata(15 downto 0));
-                when 4 =>
-                  sw <= unsigned(r_rdata(9 downto 2));
-                  cfg_bad <= '0';
-                  -- a stride < 8 bytes (2 words) or >= 1024
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or
-                     r_rdata(9 downto 3) = (9 downto 3 => '0') then
-                    cfg_bad <= '1';
-                  end if;
-                when 5 =>
-                  -- the 2-word stamp field inside the entry: stamp + 2 > sw
-                  -- in 9 bits (an 8-bit stamp + 1 wrapped at 255 and let
-                  -- stamp_off 1020 with stride 1020 through)
-                  stw <= unsigned(r_rdata(9 downto 2));
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
-                    cfg_bad <= '1';
-                  end if;
-                when 6 =>
-                  -- the done word inside the entry: done >= sw
-                  dnw <= unsigned(r_rdata(9 downto 2));
-                  if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
-                    cfg_bad <= '1';
-                  end if;
-                when 7 => null;   -- done_mask: read again during S_READ
-                when 8 => settle <= unsigned(r_rdata(3 downto 0));
-                when 9 =>
-                  idx <= unsigned(r_rdata(15 downto 0));
-                when 10 => null;
-                when others =>   -- stamped
-                  seq <= unsigned(r_rdata(7 downto 0));
-                  seq0 <= unsigned(r_rdata(7 downto 0));
-              end case;
-            end if;
+            -- item li of load_word is on r_rdata at step li + 1
+            case to_integer(step(3 downto 0)) is
+              when 0 | 0 + 1 => null;   -- ctrl: S_RCA0 took it
+              when 1 + 1 => null;   -- ring_base_lo: eaddr (e_ld)
+              when 2 + 1 =>
+                -- the slot's previous pass stamped 4 or more entries
+                -- (bit 1): skip this pass's head read (line rate: the
+                -- head runs ahead of the card, the read would not decide
+                -- and delays the ring read); the pass counts as ambiguous
+                hskip <= r_rdata(1);
+                -- the previous pass's cause and head reads decided that
+                -- the slot's next capture (this one, if it is not stale:
+                -- latched after that pass's ring read, so after its
+                -- cause read) is the MSI of an entry that pass stamped
+                -- (bit 0, the late MSI): its time is no entry's exact
+                -- time
+                if head_en = '1' and r_rdata(0) = '1' then
+                  fresh <= '0';
+                end if;
+              when 3 + 1 => count <= unsigned(r_rdata(15 downto 0));
+              when 4 + 1 =>
+                sw <= unsigned(r_rdata(9 downto 2));
+                cfg_bad <= '0';
+                -- a stride < 8 bytes (2 words) or >= 1024
+                if r_rdata(31 downto 10) /= (31 downto 10 => '0') or
+                   r_rdata(9 downto 3) = (9 downto 3 => '0') then
+                  cfg_bad <= '1';
+                end if;
+              when 5 + 1 | 6 + 1 =>
+                -- the 2-word stamp field inside the entry: stamp + 2 > sw
+                -- in 9 bits (an 8-bit stamp + 1 wrapped at 255 and let
+                -- stamp_off 1020 with stride 1020 through); the done word
+                -- inside the entry: done >= sw (fld_end)
+                if r_rdata(31 downto 10) /= (31 downto 10 => '0') or fld_out = '1' then
+                  cfg_bad <= '1';
+                end if;
+              when 7 + 1 => null;   -- done_mask: read again during S_READ
+              when 8 + 1 => settle <= unsigned(r_rdata(3 downto 0));
+              when 9 + 1 =>
+                idx <= unsigned(r_rdata(15 downto 0));
+              when 10 + 1 => null;
+              when others =>   -- stamped
+                seq <= unsigned(r_rdata(7 downto 0));
+                seq0 <= unsigned(r_rdata(7 downto 0));
+            end case;
             if step = N_LOAD then
               nleft <= count;
               if kind = '0' then
@@ -991,8 +1002,9 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             else
-              -- done word of entry idx; r_rdata: ring_base_hi
-              daddr <= unsigned(r_rdata) & esum(29 downto 0);
+              -- done word of entry idx (r_rdata: done_off; the high word
+              -- is S_PLAN's)
+              daddr(29 downto 0) <= esum(29 downto 0);
               acar <= esum(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
@@ -1001,6 +1013,9 @@ begin
             end if;
 
           when S_PLAN =>
+            -- ring_base_hi on r_rdata in every S_PLAN clock (read in
+            -- S_PLAN0 and S_PLAN); the request goes out from the last
+            daddr(61 downto 30) <= unsigned(r_rdata);
             -- grow the burst by one entry while it stays within 16 words,
             -- the 4 KiB page and the ring's end (lim stops the stamps).
             -- ne <= 16, so "ne < x" needs only x's low 5 bits beside x >= 32;
@@ -1073,9 +1088,9 @@ begin
             end if;
 
           when S_CHK =>
-            if wrapq = '1' then
-              -- the ring wrapped: eaddr is loaded from the RAM output in
-              -- this clock (below), the decisions wait for it
+            if e_late = '1' then
+              -- eaddr is updated from the RAM output in this clock
+              -- (below), the decisions wait for it
               null;
             elsif nd = 0 and ps /= 0 and
                ((alldone = '1' and lim = '0') or (rearm = '1' and cause_en = '1') or again = '1') then
@@ -1187,13 +1202,11 @@ begin
                 seq <= seq + 1;
                 nleft <= nleft - 1;
                 nd <= nd - 1;
+                -- eaddr to the next entry or back to the ring base (e_ld,
+                -- e_add), now or a clock later (e_late)
+                e_late <= not wsel2;
                 if e_wrap = '1' then
-                  -- back to the ring base: on the RAM output from the clock
-                  -- after the second word was taken (wsel2; a data phase
-                  -- before its d_done, so always so far), else in the next
-                  -- clock (r_raddr), loaded then (wrapq)
                   idx <= (others => '0');
-                  wrapq <= not wsel2;
                 else
                   idx <= idx + 1;
                 end if;
@@ -1290,8 +1303,8 @@ begin
         elsif e_add = '1' then
           eaddr <= esum;
         end if;
-        if wrapq = '1' then
-          wrapq <= '0';
+        if e_late = '1' then
+          e_late <= '0';
         end if;
 
         -- the mark of this pass's ring read, settle clocks after its boundary
