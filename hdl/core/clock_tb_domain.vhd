@@ -155,7 +155,7 @@ architecture rtl of clock_tb_domain is
 
   signal pps_stb, pps_glitch : std_logic;
   signal pps_stamp : unsigned(63 downto 0);
-  signal ev_stb    : std_logic_vector(N_EVENTS - 1 downto 0);
+  signal ev_stb_nx : std_logic_vector(N_EVENTS - 1 downto 0);
   signal ev_take   : std_logic_vector(N_EVENTS - 1 downto 0);
   signal pop, fq_valid, fq_found : std_logic := '0';
   signal fq_entry : std_logic_vector(82 downto 0);
@@ -500,20 +500,20 @@ begin
     port map (clk => clk, rst => rst, pin => pps_in, enable => pps_en,
               falling => pps_fall, min_width => pps_minw,
               time_ns => time_ns, hold => pps_hold, shift => pps_shift, stamp_valid => pps_stb,
-              stamp => pps_stamp, glitch => pps_glitch, taken => open);
+              stamp_next => open, stamp => pps_stamp, glitch => pps_glitch, taken => open);
 
   -- the event captures keep no stamp: the FIFO keeps them (event_fifo)
   events : for i in 0 to N_EVENTS - 1 generate
     cap : entity work.edge_capture
       port map (clk => clk, rst => rst, pin => event_in(i), enable => ev_cfg(i),
                 falling => ev_cfg(8 + i), min_width => ev_minw, time_ns => time_ns,
-                stamp_valid => ev_stb(i), stamp => open, glitch => open,
+                stamp_valid => open, stamp_next => ev_stb_nx(i), stamp => open, glitch => open,
                 taken => ev_take(i));
   end generate;
 
   fifo : entity work.event_fifo
     generic map (N => N_EVENTS, LOG2 => FIFO_LOG2)
-    port map (clk => clk, rst => rst, in_valid => ev_stb, in_take => ev_take,
+    port map (clk => clk, rst => rst, in_valid_nx => ev_stb_nx, in_take => ev_take,
               time_ns => time_ns,
               pop => pop, out_valid => fq_valid, out_found => fq_found,
               out_entry => fq_entry, level => fq_level, overflows => fq_ovf);
