@@ -96,9 +96,13 @@ architecture rtl of event_fifo is
   -- seeds 1 and 5 of the placed card (8.1 ns, 5 LUT levels), and with
   -- `full` a flip-flop, its update through the pointer subtraction was the
   -- worst at seed 2 (8.1 ns, 4 LUT levels); now `we` and `rd_adv` are one
-  -- LUT of flip-flops and the flags' updates compare `lvl` (a register)
-  -- with a constant.
-  signal full  : std_logic := '0';
+  -- LUT of flip-flops and the empty flag's update compares `lvl` (a
+  -- register) with a constant. `full` is lvl's top bit: the level never
+  -- passes 2^LOG2, so lvl(LOG2) = 1 is lvl = 2^LOG2 (session 12; a flag
+  -- of its own was set by the compare with 2^LOG2 - 1, 3 LUT levels from
+  -- `full` back to its enable: the worst tb_clk path at seed 3 of the
+  -- placed card, 9.0 ns).
+  signal full  : std_logic;
   signal empty : std_logic := '1';
   signal lvl   : unsigned(LOG2 downto 0) := (others => '0');
   signal any, we, rd_adv : std_logic;
@@ -142,6 +146,7 @@ begin
       end if;
     end loop;
   end process;
+  full  <= lvl(LOG2);
   we    <= any and not full;
   -- r0 is the drained input's stamp: o = sel whenever any (o_nx below)
   wdata <= std_logic_vector(seq) & std_logic_vector(to_unsigned(sel, 3)) & r0;
@@ -267,19 +272,14 @@ begin
       if rd_adv = '1' then
         rd_ptr <= rd_ptr + 1;
       end if;
-      -- the level and its flags in the next clock: a pop frees a word, a
-      -- push into 2^LOG2 - 1 words without a pop fills the last; a push
-      -- makes it non-empty, a pop of the last word without a push empties
-      -- it (with both, the level stays)
+      -- the level and the empty flag in the next clock: a pop frees a
+      -- word, a push without a pop takes one (none while full: we); a
+      -- push makes it non-empty, a pop of the last word without a push
+      -- empties it (with both, the level stays)
       if we = '1' and rd_adv = '0' then
         lvl <= lvl + 1;
       elsif rd_adv = '1' and we = '0' then
         lvl <= lvl - 1;
-      end if;
-      if rd_adv = '1' then
-        full <= '0';
-      elsif we = '1' and lvl = 2 ** LOG2 - 1 then
-        full <= '1';
       end if;
       if we = '1' then
         empty <= '0';
@@ -293,7 +293,6 @@ begin
         lost_r <= (others => '0');
         wr_ptr <= (others => '0');
         rd_ptr <= (others => '0');
-        full <= '0';
         empty <= '1';
         lvl <= (others => '0');
         pop_d <= '0';
