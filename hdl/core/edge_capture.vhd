@@ -84,7 +84,8 @@ architecture rtl of edge_capture is
   -- the reset, registered here: the domain's reset net reaches every
   -- flip-flop of the timebase clock and its routing made the capture's
   -- state logic a 9.1 ns path at 125 MHz (measured); one clock later here
-  -- costs nothing
+  -- costs nothing. Synthesis merges it with the other blocks' rst_q into
+  -- one flip-flop (perout_gen: rst_l)
   signal rst_q         : std_logic := '1';
   -- the configuration, registered here for the same reason (the polarity
   -- bit's route from the domain's config register into the 64-bit stamp

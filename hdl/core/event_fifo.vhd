@@ -108,7 +108,8 @@ architecture rtl of event_fifo is
   signal any, we, rd_adv : std_logic;
   signal sel  : natural range 0 to N - 1;
   -- the reset, registered here (the domain's reset net is a long route:
-  -- see perout_gen); one clock later costs nothing
+  -- see perout_gen); one clock later costs nothing. Synthesis merges it
+  -- with the other blocks' rst_q into one flip-flop (perout_gen: rst_l)
   signal rst_q : std_logic := '1';
   signal wdata : std_logic_vector(82 downto 0);
   -- the stamps (see the header): o is the input whose stamp r0 holds, o_nx
