@@ -155,7 +155,7 @@ architecture rtl of clock_tb_domain is
 
   signal pps_stb, pps_glitch : std_logic;
   signal pps_stamp : unsigned(63 downto 0);
-  signal ev_stb    : std_logic_vector(N_EVENTS - 1 downto 0);
+  signal ev_stb_nx : std_logic_vector(N_EVENTS - 1 downto 0);
   signal ev_take   : std_logic_vector(N_EVENTS - 1 downto 0);
   signal pop, fq_valid, fq_found : std_logic := '0';
   signal fq_entry : std_logic_vector(82 downto 0);
@@ -172,7 +172,17 @@ architecture rtl of clock_tb_domain is
   -- on the PPS line and is ignored, not stamped or counted as a glitch.
   signal pps_is_stamp : std_logic := '0';
   signal pps_hold : std_logic;
-  signal glitches  : unsigned(31 downto 0) := (others => '0');
+  -- The PPS glitch count, two 16-bit halves: one 32-bit counter's carry
+  -- chain was the worst tb_clk path of the placed card at seed 2 (8.35 ns,
+  -- the chain plus the route to its top bits). The high half counts on
+  -- glitches_lo's carry out registered a clock late (glo_ones: the low half
+  -- is all ones), so both halves change in the glitch's clock and the word
+  -- is never read torn. That flag is a clock stale only right after a
+  -- glitch, and glitch strobes are never in adjacent clocks (edge_capture:
+  -- a count ends in the glitch and the next needs a take first).
+  signal glitches_lo, glitches_hi : unsigned(15 downto 0) := (others => '0');
+  signal glo_inc   : unsigned(16 downto 0);
+  signal glo_ones  : std_logic := '0';
   signal evstat_req : std_logic := '0';
 
   constant US_DIV : positive := CLK_HZ / 1_000_000;
@@ -306,8 +316,12 @@ begin
         ev_pend <= '1';             -- the FIFO holds the entry until the next pop
       end if;
 
+      glo_ones <= glo_inc(16);
       if pps_glitch = '1' then
-        glitches <= glitches + 1;
+        glitches_lo <= glo_inc(15 downto 0);
+        if glo_ones = '1' then
+          glitches_hi <= glitches_hi + 1;
+        end if;
       end if;
 
       -- snapshot: fraction now, the first word SNAP_LEAD clocks later; only
@@ -392,7 +406,9 @@ begin
         ev_cfg <= (others => '0');
         pps_is_stamp <= '0';
         ev_ld <= '0'; ev_act <= '0';
-        glitches <= (others => '0');
+        glitches_lo <= (others => '0');
+        glitches_hi <= (others => '0');
+        glo_ones <= '0';
         go_done <= '0';
       end if;
     end if;
@@ -410,6 +426,7 @@ begin
   -- from the strobe (edge_capture registers hold) until the answer leaves
   pps_hold <= pps_stb or pps_is_stamp;
   resp_valid <= rv;
+  glo_inc <= ('0' & glitches_lo) + 1;
   po_dec : process (clk)
   begin
     if rising_edge(clk) then
@@ -468,7 +485,7 @@ begin
       if wi(1) = '0' then
         word_alt <= std_logic_vector(pps_stamp(31 downto 0));
       else
-        word_alt <= std_logic_vector(glitches);
+        word_alt <= std_logic_vector(glitches_hi & glitches_lo);
       end if;
     end if;
   end process;
@@ -483,20 +500,20 @@ begin
     port map (clk => clk, rst => rst, pin => pps_in, enable => pps_en,
               falling => pps_fall, min_width => pps_minw,
               time_ns => time_ns, hold => pps_hold, shift => pps_shift, stamp_valid => pps_stb,
-              stamp => pps_stamp, glitch => pps_glitch, taken => open);
+              stamp_next => open, stamp => pps_stamp, glitch => pps_glitch, taken => open);
 
   -- the event captures keep no stamp: the FIFO keeps them (event_fifo)
   events : for i in 0 to N_EVENTS - 1 generate
     cap : entity work.edge_capture
       port map (clk => clk, rst => rst, pin => event_in(i), enable => ev_cfg(i),
                 falling => ev_cfg(8 + i), min_width => ev_minw, time_ns => time_ns,
-                stamp_valid => ev_stb(i), stamp => open, glitch => open,
+                stamp_valid => open, stamp_next => ev_stb_nx(i), stamp => open, glitch => open,
                 taken => ev_take(i));
   end generate;
 
   fifo : entity work.event_fifo
     generic map (N => N_EVENTS, LOG2 => FIFO_LOG2)
-    port map (clk => clk, rst => rst, in_valid => ev_stb, in_take => ev_take,
+    port map (clk => clk, rst => rst, in_valid_nx => ev_stb_nx, in_take => ev_take,
               time_ns => time_ns,
               pop => pop, out_valid => fq_valid, out_found => fq_found,
               out_entry => fq_entry, level => fq_level, overflows => fq_ovf);

@@ -42,6 +42,9 @@ entity edge_capture is
     -- each of its flip-flops). Tie to 0 where unused.
     shift       : in  std_logic := '0';
     stamp_valid : out std_logic;                 -- one-clock strobe
+    -- stamp_valid of the next clock (its flip-flop's input): event_fifo
+    -- decides its stamp registers' owner a clock ahead from it
+    stamp_next  : out std_logic;
     stamp       : out unsigned(63 downto 0);     -- valid with stamp_valid only
     glitch      : out std_logic;                 -- one-clock strobe
     -- 1 in the clock `stamp` loads time_ns (combinational): a consumer
@@ -81,7 +84,8 @@ architecture rtl of edge_capture is
   -- the reset, registered here: the domain's reset net reaches every
   -- flip-flop of the timebase clock and its routing made the capture's
   -- state logic a 9.1 ns path at 125 MHz (measured); one clock later here
-  -- costs nothing
+  -- costs nothing. Synthesis merges it with the other blocks' rst_q into
+  -- one flip-flop (perout_gen: rst_l)
   signal rst_q         : std_logic := '1';
   -- the configuration, registered here for the same reason (the polarity
   -- bit's route from the domain's config register into the 64-bit stamp
@@ -89,16 +93,20 @@ architecture rtl of edge_capture is
   -- effect one clock later
   signal fall_q, en_q  : std_logic := '0';
   signal cand          : unsigned(63 downto 0) := (others => '0');
+  signal stamp_nx       : std_logic;
 begin
   assert CNT_W >= 3 report "edge_capture: CNT_W must be >= 3 (left_le1)" severity failure;
   sync : entity work.sync_bit port map (clk => clk, din => pin, dout => s);
   act <= s xor fall_q;
   take <= armed and act and (s xor s_d);
+  -- a count ends with a stamp: the last branch of the state machine below
+  stamp_nx <= '1' when rst_q = '0' and en_q = '1' and counting = '1' and act = '1' and
+                      (left_le1 = '1' or hit = '1') else '0';
 
   process (clk)
   begin
     if rising_edge(clk) then
-      stamp_valid <= '0';
+      stamp_valid <= stamp_nx;
       glitch      <= '0';
       s_d         <= s;             -- raw level: a polarity change is no edge
       rst_q       <= rst;
@@ -146,8 +154,7 @@ begin
         counting <= '0';            -- fell back before min_width: a glitch
         glitch   <= '1';
       elsif left_le1 = '1' or hit = '1' then
-        counting    <= '0';
-        stamp_valid <= '1';
+        counting    <= '0';         -- stamp_nx: stamp_valid above
       end if;
     end if;
   end process;
@@ -155,4 +162,5 @@ begin
   -- the input must leave the active level and come back), longer with hold
   stamp <= cand;
   taken <= take;
+  stamp_next <= stamp_nx;
 end architecture;

@@ -54,7 +54,11 @@ entity event_fifo is
   port (
     clk       : in  std_logic;
     rst       : in  std_logic;
-    in_valid  : in  std_logic_vector(N - 1 downto 0);  -- the captures' stamp_valid
+    -- the captures' stamp_valid of the next clock (edge_capture's
+    -- stamp_next): registered here it is their stamp_valid (the same
+    -- flip-flop after synthesis), and the stamps' owner is decided from it
+    -- a clock ahead (see o_nx)
+    in_valid_nx : in std_logic_vector(N - 1 downto 0);
     in_take   : in  std_logic_vector(N - 1 downto 0);  -- the captures' taken
     time_ns   : in  unsigned(63 downto 0);             -- what a take stamps
     pop       : in  std_logic;                     -- strobe
@@ -75,7 +79,9 @@ architecture rtl of event_fifo is
   -- fix 7: that logic was 172 flip-flops and 88 LUTs here).
   signal mem_nrw : mem_t;
   signal wr_ptr, rd_ptr : unsigned(LOG2 downto 0) := (others => '0');
-  signal hv  : std_logic_vector(N - 1 downto 0) := (others => '0');
+  signal hv, hv_nx : std_logic_vector(N - 1 downto 0) := (others => '0');
+  -- the captures' stamp_valid (no initial value, as theirs: one flip-flop)
+  signal in_valid : std_logic_vector(N - 1 downto 0);
   signal seq : unsigned(15 downto 0) := (others => '0');
   signal ovf : unsigned(OVF_W - 1 downto 0) := (others => '0');
   -- edges lost in the previous clock: counted one clock later, so the
@@ -90,15 +96,20 @@ architecture rtl of event_fifo is
   -- seeds 1 and 5 of the placed card (8.1 ns, 5 LUT levels), and with
   -- `full` a flip-flop, its update through the pointer subtraction was the
   -- worst at seed 2 (8.1 ns, 4 LUT levels); now `we` and `rd_adv` are one
-  -- LUT of flip-flops and the flags' updates compare `lvl` (a register)
-  -- with a constant.
-  signal full  : std_logic := '0';
+  -- LUT of flip-flops and the empty flag's update compares `lvl` (a
+  -- register) with a constant. `full` is lvl's top bit: the level never
+  -- passes 2^LOG2, so lvl(LOG2) = 1 is lvl = 2^LOG2 (session 12; a flag
+  -- of its own was set by the compare with 2^LOG2 - 1, 3 LUT levels from
+  -- `full` back to its enable: the worst tb_clk path at seed 3 of the
+  -- placed card, 9.0 ns).
+  signal full  : std_logic;
   signal empty : std_logic := '1';
   signal lvl   : unsigned(LOG2 downto 0) := (others => '0');
   signal any, we, rd_adv : std_logic;
   signal sel  : natural range 0 to N - 1;
   -- the reset, registered here (the domain's reset net is a long route:
-  -- see perout_gen); one clock later costs nothing
+  -- see perout_gen); one clock later costs nothing. Synthesis merges it
+  -- with the other blocks' rst_q into one flip-flop (perout_gen: rst_l)
   signal rst_q : std_logic := '1';
   signal wdata : std_logic_vector(82 downto 0);
   -- the stamps (see the header): o is the input whose stamp r0 holds, o_nx
@@ -109,6 +120,13 @@ architecture rtl of event_fifo is
   signal r0, r1 : std_logic_vector(63 downto 0) := (others => '0');
   signal o : std_logic := '0';
   signal o_nx, sw, tk0, tk1 : std_logic;
+  -- o_nx is a flip-flop (session 12): formed a clock ahead from the next
+  -- clock's strobes and hv, so the 64 load enables of r0 and of r1 are
+  -- take -> enable, two LUT levels from flip-flops. Combinational from
+  -- the strobes, hv and o it was a third level, and hv(1) -> o_nx -> tk0
+  -- -> r0's enable -> global buffer was the worst tb_clk path at seed 3
+  -- of the placed card (9.4 ns).
+  signal own_nx : std_logic := '0';
 begin
   assert N <= 8 report "event_fifo: at most 8 inputs (3-bit channel)" severity failure;
   assert N <= 2 report "event_fifo: two stamp registers and one owner bit; " &
@@ -129,6 +147,7 @@ begin
       end if;
     end loop;
   end process;
+  full  <= lvl(LOG2);
   we    <= any and not full;
   -- r0 is the drained input's stamp: o = sel whenever any (o_nx below)
   wdata <= std_logic_vector(seq) & std_logic_vector(to_unsigned(sel, 3)) & r0;
@@ -143,8 +162,18 @@ begin
     -- drained now); hv(1) is in_valid(1) or hv(1) with hv(0) (then input 1
     -- waits behind 0). With hv(1) alone input 1 is drained now from r0
     -- (o = 1 already), so o_nx = 1 keeps it: one LUT of flip-flops.
-    o_nx <= '0' when in_valid(0) = '1' else
-            '1' when in_valid(1) = '1' or hv(1) = '1' else o;
+    -- (o_nx in the next clock from that clock's strobes, hv and o)
+    owner : process (clk)
+    begin
+      if rising_edge(clk) then
+        if in_valid_nx(0) = '1' then
+          own_nx <= '0';
+        elsif in_valid_nx(1) = '1' or hv_nx(1) = '1' then
+          own_nx <= '1';
+        end if;
+      end if;
+    end process;
+    o_nx <= own_nx;
     tk0  <= in_take(1) when o_nx = '1' else in_take(0);
     tk1  <= in_take(0) when o_nx = '1' else in_take(1);
   end generate;
@@ -184,13 +213,32 @@ begin
     end if;
   end process;
 
+  -- the holding slots in the next clock: the drained one empties, a
+  -- strobe fills its input's
+  hv_next : process (all)
+  begin
+    hv_nx <= hv;
+    if any = '1' then
+      hv_nx(sel) <= '0';
+    end if;
+    for i in 0 to N - 1 loop
+      if in_valid(i) = '1' then
+        hv_nx(i) <= '1';
+      end if;
+    end loop;
+    if rst_q = '1' then
+      hv_nx <= (others => '0');
+    end if;
+  end process;
+
   control : process (clk)
     variable lost  : natural range 0 to N + 1;
   begin
     if rising_edge(clk) then
+      in_valid <= in_valid_nx;
+      hv <= hv_nx;
       lost := 0;
       if any = '1' then
-        hv(sel) <= '0';
         seq <= seq + 1;             -- written or lost, the edge takes its number
         if full = '0' then
           wr_ptr <= wr_ptr + 1;
@@ -204,7 +252,6 @@ begin
           if hv(i) = '1' and not (any = '1' and sel = i) then
             lost := lost + 1;       -- previous edge of this input still waiting (see above)
           end if;
-          hv(i) <= '1';
         end if;
       end loop;
       lost_r <= to_unsigned(lost, 2);
@@ -226,19 +273,14 @@ begin
       if rd_adv = '1' then
         rd_ptr <= rd_ptr + 1;
       end if;
-      -- the level and its flags in the next clock: a pop frees a word, a
-      -- push into 2^LOG2 - 1 words without a pop fills the last; a push
-      -- makes it non-empty, a pop of the last word without a push empties
-      -- it (with both, the level stays)
+      -- the level and the empty flag in the next clock: a pop frees a
+      -- word, a push without a pop takes one (none while full: we); a
+      -- push makes it non-empty, a pop of the last word without a push
+      -- empties it (with both, the level stays)
       if we = '1' and rd_adv = '0' then
         lvl <= lvl + 1;
       elsif rd_adv = '1' and we = '0' then
         lvl <= lvl - 1;
-      end if;
-      if rd_adv = '1' then
-        full <= '0';
-      elsif we = '1' and lvl = 2 ** LOG2 - 1 then
-        full <= '1';
       end if;
       if we = '1' then
         empty <= '0';
@@ -247,13 +289,11 @@ begin
       end if;
       rst_q <= rst;
       if rst_q = '1' then
-        hv <= (others => '0');
         seq <= (others => '0');       -- sequence numbers count from reset
         ovf <= (others => '0');
         lost_r <= (others => '0');
         wr_ptr <= (others => '0');
         rd_ptr <= (others => '0');
-        full <= '0';
         empty <= '1';
         lvl <= (others => '0');
         pop_d <= '0';

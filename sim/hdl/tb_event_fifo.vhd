@@ -8,6 +8,9 @@
 -- clock after the strobe at the earliest (event_fifo's header).
 -- The two inputs' counts overlap in both orders, so the FIFO's two stamp
 -- registers swap owners, also in a clock in which the other input takes.
+-- The FIFO takes the strobes a clock ahead (in_valid_nx, as edge_capture's
+-- stamp_next), so it gets in_valid as driven below and the takes, the
+-- time and the pops one clock late: it runs a clock behind the stimulus.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -26,13 +29,24 @@ architecture sim of tb_event_fifo is
   signal level : unsigned(2 downto 0);
   signal overflows : unsigned(31 downto 0);
   signal done : boolean := false;
+  signal take_d : std_logic_vector(N - 1 downto 0) := (others => '0');
+  signal time_d : unsigned(63 downto 0) := (others => '0');
+  signal pop_d  : std_logic := '0';
 begin
   clk <= not clk after 4 ns when not done;
+  late : process (clk)
+  begin
+    if rising_edge(clk) then
+      take_d <= in_take;
+      time_d <= time_ns;
+      pop_d  <= pop;
+    end if;
+  end process;
   dut : entity work.event_fifo
     generic map (N => N, LOG2 => 2)
-    port map (clk => clk, rst => rst, in_valid => in_valid, in_take => in_take,
-              time_ns => time_ns,
-              pop => pop, out_valid => out_valid, out_found => out_found,
+    port map (clk => clk, rst => rst, in_valid_nx => in_valid, in_take => take_d,
+              time_ns => time_d,
+              pop => pop_d, out_valid => out_valid, out_found => out_found,
               out_entry => out_entry, level => level, overflows => overflows);
 
   process
@@ -170,7 +184,7 @@ begin
       fill(k) := st(1);
       clocks(2);
     end loop;
-    clocks(1);                           -- overflows counts one clock later
+    clocks(2);                           -- overflows counts one clock later (+1: see the header)
     check(level = 4, "full FIFO level");
     check(overflows = 2, "overflows " & integer'image(to_integer(overflows)));
     for k in 0 to 3 loop
