@@ -16,6 +16,9 @@
 -- TRDY# and STOP#, which decide every AD enable through one LUT, the
 -- farthest AD pad 13 rows from theirs (docs/bitstream.md "Session 12: PCI
 -- TRDY#/STOP# on GBINs").
+-- With REGISTERED false GLOBAL has no effect: those direct pads exist only
+-- to show Tval without the I/O registers (make pci-io-fit PCI_IO_REGS=false),
+-- and pci_pads sets GLOBAL for TRDY#/STOP# in both builds.
 library ieee;
 use ieee.std_logic_1164.all;
 
