@@ -8,22 +8,23 @@
 -- card's clock read late at the true second, i.e. it is ahead, so the
 -- correction to the period is negative.
 --
--- Implementation: a single-accumulator machine with a word-serial
--- datapath. The accumulator r is 48 bits, kept as three 16-bit words in a
--- rotating register; every operation
+-- Implementation: a single-accumulator machine with a digit-serial
+-- datapath. The accumulator r is 48 bits, kept as six 8-bit digits (DW) in
+-- a rotating register; every operation
 --     r := A + (B xor bx) + cin     A in {r, 2r + bit, 0, not r, stamp_lo, pend}
--- runs over the three words low to high through ONE 16-bit adder, the
--- carry kept in a flip-flop between words; each finished word enters r at
--- the top, so after three words r holds the result in place. Compare
--- operations rotate r instead of writing it. The sign of a result is bit
--- 47 and its zero flag is accumulated over the words. 48 bits hold every
--- intermediate exactly: the remainder (|r| < interval < 2^31), the gain
--- product |err| * mant < 2^30 * 2^16 and integ -+ product < 2^32, so no
--- step needs an overflow test other than the two saturations.
--- B is one 16-bit word of a parameter (par_q, the register file's RAM), of
--- the servo's own block RAM (wram: |err|, the integrator, us_since and the
--- stamps, written word by word from the adder; 2^31 - 1 is a constant word
--- of its contents).
+-- runs over the six digits low to high through ONE 8-bit adder, the carry
+-- kept in a flip-flop between digits; each digit's sum enters r at the top
+-- in the clock it is made, so after six digits r holds the result in
+-- place. Compare operations rotate r instead of writing it. The sign of a
+-- result is bit 47 and its zero flag is accumulated over the digits. 48
+-- bits hold every intermediate exactly: the remainder (|r| < interval <
+-- 2^31), the gain product |err| * mant < 2^30 * 2^16 and integ -+ product
+-- < 2^32, so no step needs an overflow test other than the two
+-- saturations.
+-- B is one digit of a parameter (par_q, the register file's RAM), or of
+-- the servo's own block RAM (wram, 512 x 8: |err|, the integrator,
+-- us_since and the stamps, written digit by digit from the adder; 2^31 - 1
+-- is a constant of its contents).
 -- All per-edge arithmetic (gap test, 64-step remainder, fold, absolute
 -- value, threshold compares, gain multiplies, saturating sums, the PPS-loss
 -- test and its microsecond count, the counters edges/rejects/losses/steps/
@@ -33,16 +34,28 @@
 -- step, the accepted stamp) leave the same way, one 32-bit word of r at a
 -- time, when they are made (the stamp by two extra operations that load
 -- r with its words): the servo has no output registers, and the register
--- file no multiplexer of servo outputs. Flip-flops hold the stamp being
--- worked on, r and the control.
+-- file no multiplexer of servo outputs. Flip-flops hold r and the control.
 --
 -- Timing of an operation: T_ADDR (the parameter address `par` settles and
 -- par_q follows a clock later; the operand selection is registered), then
--- per word T_SUM (the sum is registered) and T_WR (the word enters r), then
--- T_ACT (the step's decision): 8 bus clocks per operation (7 for a round of
--- the remainder and multiply loops), at most ~860 per edge
--- (13 us at 66.67 MHz). Every path is a register, one operand multiplexer and
--- a 16-bit carry chain, or a 16-bit zero test.
+-- one T_DIG per digit (the digit's sum enters r and the RAM, carry, sign
+-- and zero flags), then T_ACT (the step's decision): 8 bus clocks per
+-- operation (7 for a round of the remainder and multiply loops), at most
+-- ~870 per edge (13 us at 66.67 MHz): the clock for clock schedule of the
+-- 16-bit datapath before session 13, which spent two clocks per word (sum
+-- registered, then into r). The longest paths are a register, one operand
+-- multiplexer and an 8-bit carry chain into r, the RAM's write data or the
+-- zero flag.
+-- Session 13 measured narrower digits (make block-fit BLOCK=pps_servo,
+-- LUT4 / FF / carry, packed cells; 16-bit words: 562 / 167 / 43, 598):
+-- DW = 8 one clock per digit 524 / 151 / 36, 558 (kept); DW = 4 two clocks
+-- per digit 502 / 157 / 33, 540, one clock 508 / 152 / 33, 544. DW = 4
+-- takes 26 (14) clocks per operation, ~3000 (~1600) per edge, 45 us at
+-- most: nothing against the 1 s interval on the card, but the time-scaled
+-- simulation (10 ms "seconds" with 100x the frequency offsets) turns the
+-- later frequency request into 100x its real phase error: with two clocks
+-- per digit the +-100 ppm lock tests locked at 10.5 s instead of 7.5 s
+-- (make test-sim: fail, limit 10 s); -14 cells more were not worth that.
 -- The PPS-loss test (us_since >= loss_us) runs on the adder while the
 -- sequencer is idle and microsecond ticks are pending (pend, counted while
 -- an edge is worked on and added in one operation); a stamp that arrives
@@ -50,7 +63,7 @@
 -- from the register RAM (the register file writes a PPS answer's words
 -- there) by two operations, LH and G1, that copy it through the adder into
 -- the servo's own RAM (stamp_busy until then); the remainder reads its
--- bits from there one 16-bit word at a time (session 6: the 64-bit stamp
+-- bits from there one RAM word at a time (session 6: the 64-bit stamp
 -- shift register and its two operand sources are gone).
 library ieee;
 use ieee.std_logic_1164.all;
@@ -132,7 +145,26 @@ architecture rtl of pps_servo is
                  MODS, MFIX, FOLD2, ABSE, NEG, SGN, MULT, SATP, ACC, SATA, HLD);
   type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_PEND);
   type bsel_t is (B_ZERO, B_PAR, B_RAM);
-  -- the servo's own word RAM: 48-bit values, words 0..2 at slot * 4
+  -- the datapath's digit width: r, the operands, the adder and the servo
+  -- RAM's words are DW bits wide; an operation runs over ND digits of r
+  -- (NP of a parameter word; digits NP and up of a mod-2^32 result are 0)
+  constant DW : positive := 8;
+  constant ND : positive := 48 / DW;
+  constant NP : positive := 32 / DW;
+  -- log2(DW) and the RAM words per slot (a power of two >= ND)
+  function lg2 (n : positive) return natural is
+    variable k : natural := 0;
+  begin
+    while 2 ** k < n loop
+      k := k + 1;
+    end loop;
+    return k;
+  end function;
+  constant LDW : natural := lg2(DW);
+  constant SS  : positive := 2 ** lg2(ND);
+  constant NW  : positive := 4096 / DW;     -- words of the block RAM
+  -- the servo's own RAM, one digit a word: 48-bit values, digits 0..ND-1
+  -- at slot * SS
   constant S_AERR  : natural := 0;     -- |err|, the multiplicand
   constant S_INTEG : natural := 1;     -- the integrator (valid once integ_ok)
   constant S_US    : natural := 2;     -- us_since, 48 bits: never saturates
@@ -156,17 +188,27 @@ architecture rtl of pps_servo is
   -- `downto`: GHDL writes a 255 - index subtractor for a `0 to` array.
   -- The name ends in _nrw (hdl/boards/ghdl_verilog.sh: Yosys' no_rw_check,
   -- no read-first bypass): no clock reads a word the same clock writes.
-  -- A write (T_WR, word wd of c_ws) meets a read of word wd + 1 of c_rs
-  -- or of the next operation's word 0 at T_ADDR/T_ACT (nothing written
-  -- then); MODS, which reads the stamp words, writes nothing.
-  type wram_t is array (255 downto 0) of std_logic_vector(15 downto 0);
-  type tk_t is (T_ADDR, T_SUM, T_WR, T_ACT);
+  -- A write (T_DIG, digit wd of c_ws) meets a read of digit wd + 1 of c_rs
+  -- or of the next operation's digit 0 at T_ADDR/T_ACT (nothing written
+  -- then); MODS, which reads the stamp digits, writes nothing.
+  type wram_t is array (NW - 1 downto 0) of std_logic_vector(DW - 1 downto 0);
+  -- the RAM's contents at configuration: 2^31 - 1 in slot S_MAXP
+  function wram_init return wram_t is
+    variable m : unsigned(47 downto 0) := to_unsigned(2 ** 30 - 1, 48) + to_unsigned(2 ** 30, 48);
+    variable w : wram_t := (others => (others => '0'));
+  begin
+    for i in 0 to ND - 1 loop
+      w(S_MAXP * SS + i) := std_logic_vector(m(i * DW + DW - 1 downto i * DW));
+    end loop;
+    return w;
+  end function;
+  type tk_t is (T_ADDR, T_DIG, T_ACT);
   -- which multiply: I (ki, then P follows), P (kp), F (kf after a step)
   type ph_t is (PH_I, PH_P, PH_F);
 
   signal seq : seq_t := IDLE;
   signal tk  : tk_t := T_ADDR;
-  signal wd  : unsigned(1 downto 0) := (others => '0');   -- word 0..2 of the operation
+  signal wd  : unsigned(lg2(ND) - 1 downto 0) := (others => '0');   -- digit 0..ND-1 of the operation
   signal ph  : ph_t := PH_I;
   signal st  : std_logic_vector(1 downto 0) := FREERUN;
   signal have_last, prev_step, pres : std_logic := '0';
@@ -177,13 +219,12 @@ architecture rtl of pps_servo is
   signal err_neg : std_logic := '0';   -- the sign of err (its value went out as P_OFFSET)
   signal integ_ok : std_logic := '0';   -- the integrator in the RAM was written
   signal sp : std_logic := '0';         -- stamp slot the next stamp goes to
-  signal wram_nrw : wram_t := (S_MAXP * 4 => x"FFFF", S_MAXP * 4 + 1 => x"7FFF",
-                               others => x"0000");
+  signal wram_nrw : wram_t := wram_init;
   signal ram_we : std_logic;
-  signal ram_wa, ram_ra : natural range 0 to 255;
+  signal ram_wa, ram_ra : natural range 0 to NW - 1;
   -- no initial value: a block RAM's read register has none (Yosys gated
   -- the output with a power-up flip-flop to emulate one: 16 LUTs)
-  signal ram_q : std_logic_vector(15 downto 0);
+  signal ram_q : std_logic_vector(DW - 1 downto 0);
   -- edges in a row within lock_thresh (LOCKING) or outside it (LOCKED):
   -- one counter, as each state uses one and the other restarts at 0 on entry
   signal run : unsigned(7 downto 0) := (others => '0');
@@ -209,16 +250,18 @@ architecture rtl of pps_servo is
 
   -- datapath registers (no reset: every operation writes them before it
   -- reads them, and the sequencer state that orders that is reset)
-  signal r    : unsigned(47 downto 0) := (others => '0');  -- accumulator, word 0 at 15..0
+  signal r    : unsigned(47 downto 0) := (others => '0');  -- accumulator, digit 0 at DW-1..0
   signal l    : unsigned(15 downto 0) := (others => '0');  -- gain mantissa, MSB first
   signal cnt  : unsigned(5 downto 0) := (others => '0');
   signal shc  : unsigned(4 downto 0) := (others => '0');
   signal f_ge, f_step, f_lock, f_rej, f_rc : std_logic := '0';
   signal sv_pend : std_logic := '0';
-  signal sum_r : unsigned(16 downto 0) := (others => '0');  -- word sum, carry out at 16
-  signal cy   : std_logic := '0';                           -- carry between words
-  signal rhb  : std_logic := '0';                           -- bit 15 of the last word, for 2r
-  signal neg_f, z_f : std_logic := '0';                     -- sign, all words zero
+  -- the digit's sum, carry out at DW; 0 for the digits of a mod-2^32
+  -- result above bit 31
+  signal sd   : unsigned(DW downto 0);
+  signal cy   : std_logic := '0';                           -- carry between digits
+  signal rhb  : std_logic := '0';                           -- top bit of the last digit, for 2r
+  signal neg_f, z_f : std_logic := '0';                     -- sign, all digits zero
 
   -- operand selection: decoded from the state (d_*), registered at T_ADDR (c_*)
   signal d_asel, c_asel : asel_t := A_R;
@@ -226,19 +269,38 @@ architecture rtl of pps_servo is
   signal d_bx, c_bx, d_cin, c_cin, d_wr, c_wr, d_m32, c_m32 : std_logic := '0';
   signal d_rs, c_rs, d_ws, c_ws : natural range 0 to 7 := 0;   -- RAM slots read / written
   signal d_we, c_we : std_logic := '0';
-  signal r_sh : std_logic;              -- r(47..32) takes the shifted word, not the sum
+  signal r_sh : std_logic;              -- r's top digit takes its low digit, not the sum
   signal again, mbit : std_logic;
   signal is_op, act, sr_load, glitch : std_logic;
-  signal st_addr : natural range 0 to 255;   -- the RAM word of the next remainder bit
+  signal st_addr : natural range 0 to NW - 1;   -- the RAM word of the next remainder bit
   -- the next remainder bit, registered: picked from the RAM word (read a
-  -- clock ahead) in the clock before the round's first T_SUM, so the
-  -- 16:1 selection is not in front of the adder's carry chain
+  -- clock ahead) in the clock before the round's first T_DIG, so the
+  -- DW:1 selection is not in front of the adder's carry chain
   signal sbit : std_logic := '0';
   signal bit0, shin : std_logic;
-  signal a, b : unsigned(15 downto 0);
-  signal s18 : unsigned(17 downto 0);
+  signal a, b : unsigned(DW - 1 downto 0);
+  signal s18 : unsigned(DW + 1 downto 0);
   signal cin : std_logic;
+  signal pend48 : unsigned(47 downto 0);
+  signal pend_base : unsigned(7 downto 0);   -- pend, less a digit the adder takes now
 begin
+  pend48 <= resize(pend, 48);
+  -- pend enters the adder at LS1's first T_DIG and restarts at 0 (that
+  -- clock's tick counts in the new pend). With DW < 8 it takes two or more
+  -- digits: each restarts as it goes in, and the ticks of the clocks in
+  -- between stay in the low digit, which cannot carry meanwhile, so LS1
+  -- still adds exactly the ticks up to its first digit.
+  pbase : process (all)
+    variable v : unsigned(47 downto 0);
+  begin
+    v := pend48;
+    if seq = LS1 and tk = T_DIG then
+      for i in 0 to (8 + DW - 1) / DW - 1 loop
+        if wd = i then v(i * DW + DW - 1 downto i * DW) := (others => '0'); end if;
+      end loop;
+    end if;
+    pend_base <= v(7 downto 0);
+  end process;
   -- which operation each state runs, from the state and flags that are
   -- settled at T_ADDR
   ctl : process (all)
@@ -401,15 +463,15 @@ begin
 
   -- MODS and MULT repeat without T_ADDR: their next round is decoded at
   -- T_ACT, where the mantissa bit it uses is still one place down in l.
-  -- cnt counts the rounds down at each round's first T_SUM, so it names
+  -- cnt counts the rounds down at each round's first T_DIG, so it names
   -- the next round's bit from then on (the stamp word is read ahead) and
   -- wraps to all ones after the last round.
   again <= '1' when tk = T_ACT and (seq = MODS or seq = MULT) and cnt /= 63 else '0';
   mbit <= l(14) when tk = T_ACT else l(15);
 
   -- the bit shifted into 2r: the stamp's next bit (remainder), the
-  -- interval's lowest bit (fold), 0 (multiply); then the word below's top bit
-  st_addr <= st_lo(not sp) * 4 + to_integer(cnt(5 downto 5)) * 4 + to_integer(cnt(4 downto 4));
+  -- interval's lowest bit (fold), 0 (multiply); then the digit below's top bit
+  st_addr <= st_lo(not sp) * SS + to_integer(cnt(5 downto 5)) * SS + to_integer(cnt(4 downto LDW));
   bit0 <= sbit when seq = MODS else
           par_q(0) when seq = FOLD1 else
           '0';
@@ -418,55 +480,60 @@ begin
   amux : process (all)
   begin
     case c_asel is
-      when A_R => a <= r(15 downto 0);
-      when A_SH => a <= r(14 downto 0) & shin;
-      when A_NR => a <= not r(15 downto 0);
+      when A_R => a <= r(DW - 1 downto 0);
+      when A_SH => a <= r(DW - 2 downto 0) & shin;
+      when A_NR => a <= not r(DW - 1 downto 0);
       when A_PEND =>
-        if wd = 0 then a <= x"00" & pend;
-        else a <= (others => '0'); end if;
+        a <= (others => '0');
+        for i in 0 to (8 + DW - 1) / DW - 1 loop
+          if wd = i then a <= pend48(i * DW + DW - 1 downto i * DW); end if;
+        end loop;
       when others => a <= (others => '0');
     end case;
   end process;
 
-  -- word wd of the B operand: the RAM word (read a clock ahead; 2^31 - 1
+  -- digit wd of the B operand: the RAM word (read a clock ahead; 2^31 - 1
   -- is one) or the parameter (zero-extended)
   bmux : process (all)
-    variable v : unsigned(15 downto 0);
+    variable v : unsigned(DW - 1 downto 0);
   begin
     v := (others => '0');
     case c_bsel is
       when B_RAM =>
         v := unsigned(ram_q);
       when B_PAR =>
-        if wd = 0 then v := unsigned(par_q(15 downto 0));
-        elsif wd = 1 then v := unsigned(par_q(31 downto 16)); end if;
+        for i in 0 to NP - 1 loop
+          if wd = i then v := unsigned(par_q(i * DW + DW - 1 downto i * DW)); end if;
+        end loop;
       when others =>
         null;
     end case;
-    b <= v xor (15 downto 0 => c_bx);
+    b <= v xor (DW - 1 downto 0 => c_bx);
   end process;
 
-  -- the servo's RAM: written with the finished word at T_WR, read a clock
-  -- before the word's T_SUM (at T_ADDR for word 0, at T_WR for the next)
-  ram_we <= '1' when is_op = '1' and tk = T_WR and c_we = '1' else '0';
-  ram_wa <= c_ws * 4 + to_integer(wd);
+  -- the servo's RAM: written with the digit's sum at its T_DIG, read a
+  -- clock before (at T_ADDR or a loop's T_ACT for digit 0, at the digit
+  -- before's T_DIG for the next)
+  ram_we <= '1' when is_op = '1' and tk = T_DIG and c_we = '1' else '0';
+  ram_wa <= c_ws * SS + to_integer(wd);
   -- (MODS reads the stamp word that holds the next remainder bit)
   ram_ra <= st_addr when seq = MODS or seq = M0 else
-            d_rs * 4 when tk = T_ADDR or again = '1' else c_rs * 4 + to_integer(wd + 1);
+            d_rs * SS when tk = T_ADDR or again = '1' else c_rs * SS + to_integer(wd + 1);
   wram_p : process (clk)
   begin
     if rising_edge(clk) then
       if ram_we = '1' then
-        wram_nrw(ram_wa) <= std_logic_vector(sum_r(15 downto 0));
+        wram_nrw(ram_wa) <= std_logic_vector(sd(DW - 1 downto 0));
       end if;
       ram_q <= wram_nrw(ram_ra);
     end if;
   end process;
 
-  -- a + b + cin in 16 bits as one 18-bit add whose extra low bit only
+  -- a + b + cin in DW bits as one DW + 2-bit add whose extra low bit only
   -- generates the carry in (one carry chain)
   cin <= c_cin when wd = 0 else cy;
   s18 <= ('0' & a & '1') + ('0' & b & cin);
+  sd <= (others => '0') when wd >= NP and c_m32 = '1' else s18(DW + 1 downto 1);
 
   process (clk)
   begin
@@ -475,16 +542,13 @@ begin
 
       -- loss of PPS, counted in microseconds of the card's own clock; the
       -- test against loss_us is LS1/LS2
-      if seq = LS1 and tk = T_SUM and wd = 0 then
-        -- pend enters the adder now
-        if us_tick = '1' then
-          pend <= to_unsigned(1, 8);
-        else
-          pend <= (others => '0');
-        end if;
+      if seq = LS1 and tk = T_DIG and wd = 0 then
         us_zero <= '0';
-      elsif us_tick = '1' and pend /= x"FF" then
-        pend <= pend + 1;
+      end if;
+      if us_tick = '1' and pend_base /= x"FF" then
+        pend <= pend_base + 1;
+      else
+        pend <= pend_base;
       end if;
       -- a stamp is taken whenever no edge is being worked on
       if sr_load = '1' then
@@ -503,34 +567,27 @@ begin
       if is_op = '1' then
         case tk is
           when T_ADDR =>
-            tk <= T_SUM;
-          when T_SUM =>
-            if wd = 2 and c_m32 = '1' then
-              sum_r <= (others => '0');      -- mod 2^32: the result's word 2 is 0
-            else
-              sum_r <= s18(17 downto 1);
-            end if;
-            rhb <= r(15);
-            tk <= T_WR;
+            tk <= T_DIG;
+          when T_DIG =>
+            rhb <= r(DW - 1);
             if wd = 0 and (seq = MODS or seq = MULT) then
               cnt <= cnt - 1;
             end if;
-          when T_WR =>
-            cy <= sum_r(16);
-            neg_f <= sum_r(15);
-            if sum_r(15 downto 0) /= 0 then
+            cy <= sd(DW);
+            neg_f <= sd(DW - 1);
+            if sd(DW - 1 downto 0) /= 0 then
               z_f <= '0';
             end if;
             wd <= wd + 1;
-            if wd = 2 then
+            if wd = ND - 1 then
               tk <= T_ACT;
             else
-              tk <= T_SUM;
+              tk <= T_DIG;
             end if;
           when T_ACT =>
             -- the next round of a loop reads the same parameter: no T_ADDR
             if again = '1' then
-              tk <= T_SUM;
+              tk <= T_DIG;
             else
               tk <= T_ADDR;
             end if;
@@ -800,7 +857,7 @@ begin
     end if;
   end process;
 
-  -- the accumulator: words enter at the top (the sum, or r's own low word
+  -- the accumulator: digits enter at the top (the sum, or r's own low digit
   -- when a compare leaves r as it was), r >>= 1 for the multiply's shift,
   -- cleared before a remainder or a multiply
   r_sh <= '1' when c_wr = '0' else '0';
@@ -811,13 +868,13 @@ begin
         r <= (others => '0');
       elsif seq = RSHF then
         r <= '0' & r(47 downto 1);
-      elsif is_op = '1' and tk = T_WR then
+      elsif is_op = '1' and tk = T_DIG then
         if r_sh = '1' then
-          r(47 downto 32) <= r(15 downto 0);
+          r(47 downto 48 - DW) <= r(DW - 1 downto 0);
         else
-          r(47 downto 32) <= sum_r(15 downto 0);
+          r(47 downto 48 - DW) <= sd(DW - 1 downto 0);
         end if;
-        r(31 downto 0) <= r(47 downto 16);
+        r(47 - DW downto 0) <= r(47 downto DW);
       end if;
     end if;
   end process;
@@ -834,7 +891,7 @@ begin
       if seq = FOLD2 and act = '1' then
         err_neg <= r(31);
       end if;
-      sbit <= ram_q(to_integer(cnt(3 downto 0)));
+      sbit <= ram_q(to_integer(cnt(LDW - 1 downto 0)));
       if seq = LOADK and act = '1' then
         l <= unsigned(par_q(23 downto 8));
       elsif seq = MULT and act = '1' then
