@@ -306,6 +306,19 @@ architecture rtl of clock_regs is
       when others => return REG_PEROUT_CTRL / 4;
     end case;
   end function;
+  -- the message after k in its run (k itself: k is the run's last). The
+  -- runs: SET_LO..SET_FRAC, ADJ_LO..ADJ_HI and then the command (an
+  -- adjustment is always followed by M_CMD), PER_NS..PER_FRAC,
+  -- PO_LO..PO_ARM; every other message goes alone
+  function msg_next (k : natural) return natural is
+  begin
+    case k is
+      when M_SET_LO | M_SET_HI | M_ADJ_LO | M_PER_NS |
+           M_PO_LO | M_PO_HI | M_PO_PERIOD | M_PO_WIDTH => return k + 1;
+      when M_ADJ_HI => return M_CMD;
+      when others => return k;
+    end case;
+  end function;
   function to_sl (b : natural) return std_logic is
   begin
     if b = 0 then return '0'; else return '1'; end if;
@@ -326,11 +339,15 @@ architecture rtl of clock_regs is
               std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
               std_logic_vector(to_unsigned(wop_of(i * 4), 4));
     end loop;
-    -- the upper half: the RAM word of message k (word_of_msg, below),
-    -- entry 128 + 32 * srv + k, looked up in PICK (session 7: the function
-    -- of k_r and servo_step in front of rslot was ~40 LUTs)
+    -- the upper half: message k's RAM word (word_of_msg, bits 6..0), the
+    -- next message of its run (bits 12..8) and whether k is the run's
+    -- last (bit 7), entry 128 + 32 * srv + k, read while messages run
+    -- (session 7: the function of k_r and servo_step in front of rslot
+    -- was ~40 LUTs; session 13: a run's end register, its compare and the
+    -- increment were ~50)
     for i in 0 to 127 loop
-      r(128 + i) := "000000000" &
+      r(128 + i) := "000" & std_logic_vector(to_unsigned(msg_next(i mod 32), 5)) &
+        to_sl(boolean'pos(msg_next(i mod 32) = i mod 32)) &
         std_logic_vector(to_unsigned(word_of_msg(i mod 32, to_sl((i / 32) mod 2)), 7));
     end loop;
     return r;
@@ -418,9 +435,10 @@ architecture rtl of clock_regs is
   -- the last word of the answer an access waits for
   signal wait_d : std_logic_vector(3 downto 0) := D_TIME_FRAC;
   signal cmd : natural range 0 to 5 := 0;
-  -- the messages to send: k_r up to m_last, then the command if then_c
-  signal k_r, m_last : msg_addr_t := 0;
-  signal m_have, then_c : std_logic := '0';
+  -- the message being sent (m_have): its run goes on as the decode
+  -- table's upper half says
+  signal k_r : msg_addr_t := 0;
+  signal m_have : std_logic := '0';
   signal servo_step : std_logic := '0';
   signal ready, take_r : std_logic := '0';
   signal pps_ctrl : std_logic_vector(2 downto 0) := PPS_CTRL_RESET(2 downto 0);
@@ -453,10 +471,12 @@ begin
 
   -- the decode table, read every clock at the port's address (the
   -- sequencer looks at it one clock after valid: DEC)
-  -- in PICK the table's upper half gives the message's RAM word (MSGW
-  -- uses it); DEC, which uses the lower half, never follows PICK directly
-  -- (IDLE reads reg_addr's entry in the clock before DEC)
-  dec_a <= "10" & servo_step & std_logic_vector(to_unsigned(k_r, 5)) when st = PICK else
+  -- while messages run (m_have) the table's upper half gives the message's
+  -- RAM word (MSGW uses it) and the next message (MACK); DEC, which uses
+  -- the lower half, never runs with m_have (IDLE, in the clock before DEC,
+  -- reads reg_addr's entry), and the write that DEC starts reads its field
+  -- mask in the clock after DEC, from the entry read in DEC
+  dec_a <= "10" & servo_step & std_logic_vector(to_unsigned(k_r, 5)) when m_have = '1' else
            '0' & reg_addr(8 downto 2);
   decode : process (clk)
   begin
@@ -574,10 +594,10 @@ begin
   end process;
 
   seq : process (clk)
-    -- messages first..last in order, then M_CMD if then_cmd
-    procedure send (first, last : natural; then_cmd : std_logic) is
+    -- the run of messages that starts with first (msg_next)
+    procedure send (first : natural) is
     begin
-      k_r <= first; m_last <= last; then_c <= then_cmd; m_have <= '1';
+      k_r <= first; m_have <= '1';
     end procedure;
     procedure wr (slot : natural; src : src_t; aen : std_logic := '0') is
     begin
@@ -667,11 +687,11 @@ begin
                   if unsigned(reg_wdata(31 downto 3)) /= 0 then badf <= '1'; end if;
                   if reg_wdata(CLOCK_CTRL_SET_LSB) = '1' then
                     -- M_SET_FRAC is the command (clock_tb_domain go_set)
-                    send(M_SET_LO, M_SET_FRAC, '0');
+                    send(M_SET_LO);
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_ADJUST_LSB) = '1' then
                     cmd <= C_ADJUST; wr(SL_CMD, X_CMD); servo_step <= '0';
-                    send(M_ADJ_LO, M_ADJ_HI, '1');
+                    send(M_ADJ_LO);
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_PERIOD_LSB) = '1' then
                     cmd <= C_PERIOD; eff_cmd <= '1';
@@ -690,7 +710,7 @@ begin
                     badf <= '1'; st <= ENDS;      -- undefined mode: refused
                   else
                     pps_ctrl <= reg_wdata(2 downto 0);
-                    wr(tslot, X_WDATA); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
+                    wr(tslot, X_WDATA); send(M_PPS_CFG); st <= PICK;
                   end if;
                 when WO_INTERVAL =>
                   -- d < 2 or d >= 2^31, without a carry chain on the write data
@@ -700,14 +720,14 @@ begin
                     wr(tslot, X_WDATA); st <= FIN;
                   end if;
                 when WO_PPSMW =>
-                  wr(tslot, X_WDATA); send(M_PPS_MINW, M_PPS_MINW, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_PPS_MINW); st <= PICK;
                 when WO_EVCTRL =>
-                  wr(tslot, X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_EV_CFG); st <= PICK;
                 when WO_EVMW =>
-                  wr(tslot, X_WDATA); send(M_EV_MINW, M_EV_MINW, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_EV_MINW); st <= PICK;
                 when WO_POCTRL =>
                   wr(tslot, X_WDATA);
-                  send(M_PO_LO, M_PO_ARM, '0');
+                  send(M_PO_LO);
                   st <= PICK;
                 when WO_PLAIN =>
                   wr(tslot, X_WDATA); st <= FIN;
@@ -721,14 +741,14 @@ begin
                 when RO_BADACC =>
                   rslot <= SL_BAD; rd_bad <= '1'; st <= FIN;
                 when RO_SNAP =>
-                  cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
+                  cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); send(M_CMD);
                   wait_d <= D_TIME_FRAC; cont <= C_WAIT; st <= PICK;
                 when RO_EVSTAT =>
                   -- both words (level, overflows) are written; tslot is read
-                  cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
+                  cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); send(M_CMD);
                   wait_d <= D_EV_OVF; cont <= C_WAIT; st <= PICK;
                 when RO_POP =>
-                  cmd <= C_POP; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
+                  cmd <= C_POP; wr(SL_CMD, X_CMD); send(M_CMD);
                   wait_d <= D_EV_INFO; cont <= C_WAIT; st <= PICK;
                 when RO_EFF =>
                   rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
@@ -765,9 +785,9 @@ begin
         when CMDW =>
           wr(SL_CMD, X_CMD);
           if cmd = C_ADJUST then
-            send(M_ADJ_LO, M_ADJ_HI, '1');
+            send(M_ADJ_LO);
           else
-            send(M_PER_NS, M_PER_FRAC, '0');   -- M_PER_FRAC starts it
+            send(M_PER_NS);   -- M_PER_FRAC starts it
           end if;
           st <= PICK;
 
@@ -813,11 +833,9 @@ begin
         when MACK =>
           if msg_ready = '1' then
             st <= PICK;
-            if k_r /= m_last then
-              k_r <= k_r + 1;
-            elsif then_c = '1' then
-              k_r <= M_CMD; m_last <= M_CMD; then_c <= '0';
-            else
+            -- (dec_q: k_r's entry, read since PICK)
+            k_r <= to_integer(unsigned(dec_q(12 downto 8)));
+            if dec_q(7) = '1' then
               m_have <= '0';
             end if;
           end if;
