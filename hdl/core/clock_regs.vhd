@@ -585,10 +585,18 @@ begin
       -- 0. Not the write multiplexer's output (session 6 and before): the
       -- operand needs none of its other sources, and for bits 31..8 this
       -- is a flip-flop with a synchronous reset, no LUT (session 7)
+      -- (bits 31..8 written as a load or a clear: as the three-way case
+      -- Yosys took X_SEXT alone as the reset and kept a LUT per bit for
+      -- the rest, session 13)
+      if w_src = X_RAMQ then
+        b_r(31 downto 8) <= ram_q(31 downto 8);
+      else
+        b_r(31 downto 8) <= (others => '0');
+      end if;
       case w_src is
-        when X_RAMQ => b_r <= ram_q;
-        when X_SEXT => b_r <= x"000000" & (7 downto 0 => b_r(31));
-        when others => b_r <= (others => '0');
+        when X_RAMQ => b_r(7 downto 0) <= ram_q(7 downto 0);
+        when X_SEXT => b_r(7 downto 0) <= (others => b_r(31));
+        when others => b_r(7 downto 0) <= (others => '0');
       end case;
     end if;
   end process;
