@@ -294,7 +294,7 @@ architecture rtl of clock_regs is
         if srv = '1' then return SL_STEP_HI; else return REG_CLOCK_ADJ_NS_HI / 4; end if;
       when M_PER_NS => return REG_CLOCK_EFF_PERIOD_NS / 4;
       when M_PER_FRAC => return REG_CLOCK_EFF_PERIOD_FRAC / 4;
-      when M_CMD => return SL_CMD;
+      when M_CMD => return 128 + SL_CMD_WORDS;   -- + cmd (MSGW)
       when M_PPS_CFG => return REG_PPS_CTRL / 4;
       when M_PPS_MINW => return REG_PPS_MIN_WIDTH / 4;
       when M_EV_CFG => return REG_EVENT_CTRL / 4;
@@ -332,23 +332,27 @@ architecture rtl of clock_regs is
       assert grp_mask(mask_grp(rw_mask(i * 4))) = rw_mask(i * 4)
         report "clock_regs: a writable register's field mask is not uniform over the bit groups"
         severity failure;
-      assert (i < SL_FIRST_OWN or i > SL_LAST_OWN) or
+      assert ((i < SL_FIRST_OWN or i > SL_LAST_OWN) and
+              (i < SL_CMD_WORDS or i > SL_CMD_WORDS + 7)) or
              (wop_of(i * 4) = WO_BAD and rop_of(i * 4) = RO_BAD)
         report "clock_regs: a register moved onto the sequencer's own words" severity failure;
       r(i) := '0' & mask_grp(rw_mask(i * 4)) &
               std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
               std_logic_vector(to_unsigned(wop_of(i * 4), 4));
     end loop;
-    -- the upper half: message k's RAM word (word_of_msg, bits 6..0), the
-    -- next message of its run (bits 12..8) and whether k is the run's
-    -- last (bit 7), entry 128 + 32 * srv + k, read while messages run
-    -- (session 7: the function of k_r and servo_step in front of rslot
-    -- was ~40 LUTs; session 13: a run's end register, its compare and the
-    -- increment were ~50)
+    -- the upper half: message k's RAM word (word_of_msg, bits 7..0; with
+    -- bit 14 the command's number is ORed in), the next message of its
+    -- run (bits 12..8) and whether k is the run's last (bit 13), entry
+    -- 128 + 32 * srv + k, read while messages run (session 7: the function
+    -- of k_r and servo_step in front of rslot was ~40 LUTs; session 13: a
+    -- run's end register, its compare and the increment were ~50)
     for i in 0 to 127 loop
-      r(128 + i) := "000" & std_logic_vector(to_unsigned(msg_next(i mod 32), 5)) &
-        to_sl(boolean'pos(msg_next(i mod 32) = i mod 32)) &
-        std_logic_vector(to_unsigned(word_of_msg(i mod 32, to_sl((i / 32) mod 2)), 7));
+      r(128 + i) := (others => '0');
+      r(128 + i)(7 downto 0) :=
+        std_logic_vector(to_unsigned(word_of_msg(i mod 32, to_sl((i / 32) mod 2)), 8));
+      r(128 + i)(12 downto 8) := std_logic_vector(to_unsigned(msg_next(i mod 32), 5));
+      r(128 + i)(13) := to_sl(boolean'pos(msg_next(i mod 32) = i mod 32));
+      r(128 + i)(14) := to_sl(boolean'pos(i mod 32 = M_CMD));
     end loop;
     return r;
   end function;
@@ -369,6 +373,11 @@ architecture rtl of clock_regs is
   begin
     for n in 0 to INIT_WORDS - 1 loop
       r(128 + init_addr(n) / 4) := init_val(n);
+    end loop;
+    -- the command words (bit C_* set), read as M_CMD's word; the INIT copy
+    -- puts them into words no register uses too (asserted in dec_table)
+    for c in 0 to 5 loop
+      r(128 + SL_CMD_WORDS + c) := std_logic_vector(shift_left(to_unsigned(1, 32), c));
     end loop;
     return r;
   end function;
@@ -406,12 +415,12 @@ architecture rtl of clock_regs is
   -- the write path: RAM(w_slot) <= (ram_q if w_aen) + source + carry,
   -- masked to 8 bits for eff_period_ns; w_sat drops the write when it
   -- carries out (bad_access saturates)
-  type src_t is (X_ZERO, X_WDATA, X_RAMQ, X_SEXT, X_CNT, X_RESP, X_STATUS, X_CMD);
+  type src_t is (X_ZERO, X_WDATA, X_RAMQ, X_SEXT, X_CNT, X_RESP, X_STATUS);
   signal w_en, w_aen, w_cin, w_cy, w_m8, w_sat : std_logic := '0';
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
   signal srcv, wdata : word;
-  signal sel_w, sel_c, sel_r, sel_s, sel_k : std_logic;
+  signal sel_w, sel_c, sel_r, sel_s : std_logic;
   -- the adder's source operand, registered: the source multiplexer and the
   -- carry chain in one clock missed 66 MHz (53 MHz placed). A write that
   -- adds selects its source one step ahead (pre_src) and uses b_r.
@@ -517,12 +526,10 @@ begin
   sel_c <= '1' when w_src = X_CNT else '0';
   sel_r <= '1' when w_src = X_RESP else '0';
   sel_s <= '1' when w_src = X_STATUS else '0';
-  sel_k <= '1' when w_src = X_CMD else '0';
   srcv <= (reg_wdata and wmask and (31 downto 0 => sel_w)) or
           (s_cnt_val and (31 downto 0 => sel_c)) or
           (resp(31 downto 0) and (31 downto 0 => sel_r)) or
-          (x"0000000" & ((stamp_new & s_present & s_state) and (3 downto 0 => sel_s))) or
-          (std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) and (31 downto 0 => sel_k));
+          (x"0000000" & ((stamp_new & s_present & s_state) and (3 downto 0 => sel_s)));
 
   sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
@@ -698,7 +705,7 @@ begin
                     send(M_SET_LO);
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_ADJUST_LSB) = '1' then
-                    cmd <= C_ADJUST; wr(SL_CMD, X_CMD); servo_step <= '0';
+                    cmd <= C_ADJUST; servo_step <= '0';
                     send(M_ADJ_LO);
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_PERIOD_LSB) = '1' then
@@ -749,14 +756,14 @@ begin
                 when RO_BADACC =>
                   rslot <= SL_BAD; rd_bad <= '1'; st <= FIN;
                 when RO_SNAP =>
-                  cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); send(M_CMD);
+                  cmd <= C_SNAPSHOT; send(M_CMD);
                   wait_d <= D_TIME_FRAC; cont <= C_WAIT; st <= PICK;
                 when RO_EVSTAT =>
                   -- both words (level, overflows) are written; tslot is read
-                  cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); send(M_CMD);
+                  cmd <= C_EVSTAT; send(M_CMD);
                   wait_d <= D_EV_OVF; cont <= C_WAIT; st <= PICK;
                 when RO_POP =>
-                  cmd <= C_POP; wr(SL_CMD, X_CMD); send(M_CMD);
+                  cmd <= C_POP; send(M_CMD);
                   wait_d <= D_EV_INFO; cont <= C_WAIT; st <= PICK;
                 when RO_EFF =>
                   rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
@@ -791,7 +798,6 @@ begin
           if eff_cmd = '1' then st <= CMDW; else st <= RD; end if;
 
         when CMDW =>
-          wr(SL_CMD, X_CMD);
           if cmd = C_ADJUST then
             send(M_ADJ_LO);
           else
@@ -825,7 +831,9 @@ begin
             end case;
           end if;
         when MSGW =>
-          rslot <= to_integer(unsigned(dec_q(6 downto 0))); st <= FETCH;
+          rslot <= to_integer(unsigned(dec_q(7 downto 0)) or
+                              resize(to_unsigned(cmd, 3) and (2 downto 0 => dec_q(14)), 8));
+          st <= FETCH;
         when FETCH =>
           st <= OFFER;
         when OFFER =>
@@ -843,7 +851,7 @@ begin
             st <= PICK;
             -- (dec_q: k_r's entry, read since PICK)
             k_r <= to_integer(unsigned(dec_q(12 downto 8)));
-            if dec_q(7) = '1' then
+            if dec_q(13) = '1' then
               m_have <= '0';
             end if;
           end if;
