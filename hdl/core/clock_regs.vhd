@@ -431,7 +431,11 @@ architecture rtl of clock_regs is
   -- the sequencer
   type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
                 E1, E2, E3, CMDW, G1, G2, STL2, STL3, MSGW, MACK);
-  signal st : st_t := INIT;
+  -- no initial value: so Yosys' FSM pass recodes st (one-hot: -27 LUTs,
+  -- +16 flip-flops, session 13; it leaves registers with one alone). rst
+  -- sets INIT, and it is asserted after configuration (bitstream.md
+  -- "Resets"); simulation starts at INIT, the type's first value
+  signal st : st_t;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
   -- the INIT copy's count: bit 7 set = done, bits 6..0 the word read
