@@ -24,6 +24,9 @@
 -- word SL_ZERO (its sum is 0); a simulation check holds both.
 -- The RAM's upper half holds the reset values (bitstream contents, never
 -- written); after rst the sequencer copies it into the lower half.
+-- Session 13: the decode table's upper half also runs the messages (each
+-- one's RAM word, the next one of its run, the run's end), and the
+-- command words are constants of the RAM's upper half, not written.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -524,7 +527,8 @@ begin
 
   -- The write source as an AND-OR of selects decoded once from w_src:
   -- software's write data (its fields only), the servo's word, an answer
-  -- word, pps.status, a command word. X_ZERO, X_RAMQ and X_SEXT give 0
+  -- word, pps.status (a command word is a RAM constant since session 13:
+  -- MSGW). X_ZERO, X_RAMQ and X_SEXT give 0
   -- here (the latter two are sources of the adder's operand b_r only).
   sel_w <= '1' when w_src = X_WDATA else '0';
   sel_c <= '1' when w_src = X_CNT else '0';
