@@ -36,7 +36,7 @@ package clock_msg_pkg is
   constant M_PPS_MINW  : msg_addr_t := 16;  -- pps.min_width (15..0)
 
   -- C_SET and C_PERIOD are no longer sent (their fraction message starts
-  -- them); clock_regs still writes C_PERIOD into SL_CMD on the way
+  -- them)
   constant C_SET      : natural := 0;
   constant C_ADJUST   : natural := 1;
   constant C_PERIOD   : natural := 2;
@@ -69,7 +69,6 @@ package clock_msg_pkg is
   -- there (0x180..0x1A4 are outside every block of the clock core's map);
   -- reads of them are undefined accesses.
   constant SL_FIRST_OWN : natural := 16#180# / 4;
-  constant SL_CMD     : natural := SL_FIRST_OWN;      -- the command word
   constant SL_STEP_LO : natural := SL_FIRST_OWN + 1;  -- the servo's phase step
   constant SL_STEP_HI : natural := SL_FIRST_OWN + 2;
   constant SL_GAP     : natural := SL_FIRST_OWN + 4;  -- the servo's gap glitches
@@ -79,6 +78,12 @@ package clock_msg_pkg is
   constant SL_PPS_HI  : natural := SL_FIRST_OWN + 8;  -- (read by the servo)
   constant SL_FILT    : natural := SL_FIRST_OWN + 9;  -- the filter's glitch count
   constant SL_LAST_OWN  : natural := SL_FILT;
+  -- M_CMD's words, one per command (C_*: bit C set), are constants of the
+  -- RAM's upper half at 128 + SL_CMD_WORDS + C (session 13: no command
+  -- word written, no source for it); a multiple of 8, so the command's
+  -- number is ORed in; no register may sit at 0x1C0..0x1DC either (the
+  -- reset copy puts the words there too)
+  constant SL_CMD_WORDS : natural := 16#1C0# / 4;
 
   -- PPS servo parameters, read by pps_servo from the register RAM (a copy
   -- with its own read port, in clock_regs) when its sequencer needs them.

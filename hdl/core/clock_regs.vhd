@@ -24,6 +24,9 @@
 -- word SL_ZERO (its sum is 0); a simulation check holds both.
 -- The RAM's upper half holds the reset values (bitstream contents, never
 -- written); after rst the sequencer copies it into the lower half.
+-- Session 13: the decode table's upper half also runs the messages (each
+-- one's RAM word, the next one of its run, the run's end), and the
+-- command words are constants of the RAM's upper half, not written.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -294,7 +297,7 @@ architecture rtl of clock_regs is
         if srv = '1' then return SL_STEP_HI; else return REG_CLOCK_ADJ_NS_HI / 4; end if;
       when M_PER_NS => return REG_CLOCK_EFF_PERIOD_NS / 4;
       when M_PER_FRAC => return REG_CLOCK_EFF_PERIOD_FRAC / 4;
-      when M_CMD => return SL_CMD;
+      when M_CMD => return 128 + SL_CMD_WORDS;   -- + cmd (MSGW)
       when M_PPS_CFG => return REG_PPS_CTRL / 4;
       when M_PPS_MINW => return REG_PPS_MIN_WIDTH / 4;
       when M_EV_CFG => return REG_EVENT_CTRL / 4;
@@ -304,6 +307,19 @@ architecture rtl of clock_regs is
       when M_PO_PERIOD => return REG_PEROUT_PERIOD_NS / 4;
       when M_PO_WIDTH => return REG_PEROUT_WIDTH_NS / 4;
       when others => return REG_PEROUT_CTRL / 4;
+    end case;
+  end function;
+  -- the message after k in its run (k itself: k is the run's last). The
+  -- runs: SET_LO..SET_FRAC, ADJ_LO..ADJ_HI and then the command (an
+  -- adjustment is always followed by M_CMD), PER_NS..PER_FRAC,
+  -- PO_LO..PO_ARM; every other message goes alone
+  function msg_next (k : natural) return natural is
+  begin
+    case k is
+      when M_SET_LO | M_SET_HI | M_ADJ_LO | M_PER_NS |
+           M_PO_LO | M_PO_HI | M_PO_PERIOD | M_PO_WIDTH => return k + 1;
+      when M_ADJ_HI => return M_CMD;
+      when others => return k;
     end case;
   end function;
   function to_sl (b : natural) return std_logic is
@@ -319,19 +335,27 @@ architecture rtl of clock_regs is
       assert grp_mask(mask_grp(rw_mask(i * 4))) = rw_mask(i * 4)
         report "clock_regs: a writable register's field mask is not uniform over the bit groups"
         severity failure;
-      assert (i < SL_FIRST_OWN or i > SL_LAST_OWN) or
+      assert ((i < SL_FIRST_OWN or i > SL_LAST_OWN) and
+              (i < SL_CMD_WORDS or i > SL_CMD_WORDS + 7)) or
              (wop_of(i * 4) = WO_BAD and rop_of(i * 4) = RO_BAD)
         report "clock_regs: a register moved onto the sequencer's own words" severity failure;
       r(i) := '0' & mask_grp(rw_mask(i * 4)) &
               std_logic_vector(to_unsigned(rop_of(i * 4), 4)) &
               std_logic_vector(to_unsigned(wop_of(i * 4), 4));
     end loop;
-    -- the upper half: the RAM word of message k (word_of_msg, below),
-    -- entry 128 + 32 * srv + k, looked up in PICK (session 7: the function
-    -- of k_r and servo_step in front of rslot was ~40 LUTs)
+    -- the upper half: message k's RAM word (word_of_msg, bits 7..0; with
+    -- bit 14 the command's number is ORed in), the next message of its
+    -- run (bits 12..8) and whether k is the run's last (bit 13), entry
+    -- 128 + 32 * srv + k, read while messages run (session 7: the function
+    -- of k_r and servo_step in front of rslot was ~40 LUTs; session 13: a
+    -- run's end register, its compare and the increment were ~50)
     for i in 0 to 127 loop
-      r(128 + i) := "000000000" &
-        std_logic_vector(to_unsigned(word_of_msg(i mod 32, to_sl((i / 32) mod 2)), 7));
+      r(128 + i) := (others => '0');
+      r(128 + i)(7 downto 0) :=
+        std_logic_vector(to_unsigned(word_of_msg(i mod 32, to_sl((i / 32) mod 2)), 8));
+      r(128 + i)(12 downto 8) := std_logic_vector(to_unsigned(msg_next(i mod 32), 5));
+      r(128 + i)(13) := to_sl(boolean'pos(msg_next(i mod 32) = i mod 32));
+      r(128 + i)(14) := to_sl(boolean'pos(i mod 32 = M_CMD));
     end loop;
     return r;
   end function;
@@ -352,6 +376,11 @@ architecture rtl of clock_regs is
   begin
     for n in 0 to INIT_WORDS - 1 loop
       r(128 + init_addr(n) / 4) := init_val(n);
+    end loop;
+    -- the command words (bit C_* set), read as M_CMD's word; the INIT copy
+    -- puts them into words no register uses too (asserted in dec_table)
+    for c in 0 to 5 loop
+      r(128 + SL_CMD_WORDS + c) := std_logic_vector(shift_left(to_unsigned(1, 32), c));
     end loop;
     return r;
   end function;
@@ -389,12 +418,12 @@ architecture rtl of clock_regs is
   -- the write path: RAM(w_slot) <= (ram_q if w_aen) + source + carry,
   -- masked to 8 bits for eff_period_ns; w_sat drops the write when it
   -- carries out (bad_access saturates)
-  type src_t is (X_ZERO, X_WDATA, X_RAMQ, X_SEXT, X_CNT, X_RESP, X_STATUS, X_CMD);
+  type src_t is (X_ZERO, X_WDATA, X_RAMQ, X_SEXT, X_CNT, X_RESP, X_STATUS);
   signal w_en, w_aen, w_cin, w_cy, w_m8, w_sat : std_logic := '0';
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
   signal srcv, wdata : word;
-  signal sel_w, sel_c, sel_r, sel_s, sel_k : std_logic;
+  signal sel_w, sel_c, sel_r, sel_s : std_logic;
   -- the adder's source operand, registered: the source multiplexer and the
   -- carry chain in one clock missed 66 MHz (53 MHz placed). A write that
   -- adds selects its source one step ahead (pre_src) and uses b_r.
@@ -405,7 +434,11 @@ architecture rtl of clock_regs is
   -- the sequencer
   type st_t is (INIT, IDLE, DEC, FIN, RD, ENDS, BAD2, PICK, FETCH, OFFER, WAITR,
                 E1, E2, E3, CMDW, G1, G2, STL2, STL3, MSGW, MACK);
-  signal st : st_t := INIT;
+  -- no initial value: so Yosys' FSM pass recodes st (one-hot: -27 LUTs,
+  -- +16 flip-flops, session 13; it leaves registers with one alone). rst
+  -- sets INIT, and it is asserted after configuration (bitstream.md
+  -- "Resets"); simulation starts at INIT, the type's first value
+  signal st : st_t;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
   -- the INIT copy's count: bit 7 set = done, bits 6..0 the word read
@@ -418,9 +451,10 @@ architecture rtl of clock_regs is
   -- the last word of the answer an access waits for
   signal wait_d : std_logic_vector(3 downto 0) := D_TIME_FRAC;
   signal cmd : natural range 0 to 5 := 0;
-  -- the messages to send: k_r up to m_last, then the command if then_c
-  signal k_r, m_last : msg_addr_t := 0;
-  signal m_have, then_c : std_logic := '0';
+  -- the message being sent (m_have): its run goes on as the decode
+  -- table's upper half says
+  signal k_r : msg_addr_t := 0;
+  signal m_have : std_logic := '0';
   signal servo_step : std_logic := '0';
   signal ready, take_r : std_logic := '0';
   signal pps_ctrl : std_logic_vector(2 downto 0) := PPS_CTRL_RESET(2 downto 0);
@@ -453,10 +487,12 @@ begin
 
   -- the decode table, read every clock at the port's address (the
   -- sequencer looks at it one clock after valid: DEC)
-  -- in PICK the table's upper half gives the message's RAM word (MSGW
-  -- uses it); DEC, which uses the lower half, never follows PICK directly
-  -- (IDLE reads reg_addr's entry in the clock before DEC)
-  dec_a <= "10" & servo_step & std_logic_vector(to_unsigned(k_r, 5)) when st = PICK else
+  -- while messages run (m_have) the table's upper half gives the message's
+  -- RAM word (MSGW uses it) and the next message (MACK); DEC, which uses
+  -- the lower half, never runs with m_have (IDLE, in the clock before DEC,
+  -- reads reg_addr's entry), and the write that DEC starts reads its field
+  -- mask in the clock after DEC, from the entry read in DEC
+  dec_a <= "10" & servo_step & std_logic_vector(to_unsigned(k_r, 5)) when m_have = '1' else
            '0' & reg_addr(8 downto 2);
   decode : process (clk)
   begin
@@ -491,18 +527,17 @@ begin
 
   -- The write source as an AND-OR of selects decoded once from w_src:
   -- software's write data (its fields only), the servo's word, an answer
-  -- word, pps.status, a command word. X_ZERO, X_RAMQ and X_SEXT give 0
+  -- word, pps.status (a command word is a RAM constant since session 13:
+  -- MSGW). X_ZERO, X_RAMQ and X_SEXT give 0
   -- here (the latter two are sources of the adder's operand b_r only).
   sel_w <= '1' when w_src = X_WDATA else '0';
   sel_c <= '1' when w_src = X_CNT else '0';
   sel_r <= '1' when w_src = X_RESP else '0';
   sel_s <= '1' when w_src = X_STATUS else '0';
-  sel_k <= '1' when w_src = X_CMD else '0';
   srcv <= (reg_wdata and wmask and (31 downto 0 => sel_w)) or
           (s_cnt_val and (31 downto 0 => sel_c)) or
           (resp(31 downto 0) and (31 downto 0 => sel_r)) or
-          (x"0000000" & ((stamp_new & s_present & s_state) and (3 downto 0 => sel_s))) or
-          (std_logic_vector(shift_left(to_unsigned(1, 32), cmd)) and (31 downto 0 => sel_k));
+          (x"0000000" & ((stamp_new & s_present & s_state) and (3 downto 0 => sel_s)));
 
   sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
@@ -565,19 +600,27 @@ begin
       -- 0. Not the write multiplexer's output (session 6 and before): the
       -- operand needs none of its other sources, and for bits 31..8 this
       -- is a flip-flop with a synchronous reset, no LUT (session 7)
+      -- (bits 31..8 written as a load or a clear: as the three-way case
+      -- Yosys took X_SEXT alone as the reset and kept a LUT per bit for
+      -- the rest, session 13)
+      if w_src = X_RAMQ then
+        b_r(31 downto 8) <= ram_q(31 downto 8);
+      else
+        b_r(31 downto 8) <= (others => '0');
+      end if;
       case w_src is
-        when X_RAMQ => b_r <= ram_q;
-        when X_SEXT => b_r <= x"000000" & (7 downto 0 => b_r(31));
-        when others => b_r <= (others => '0');
+        when X_RAMQ => b_r(7 downto 0) <= ram_q(7 downto 0);
+        when X_SEXT => b_r(7 downto 0) <= (others => b_r(31));
+        when others => b_r(7 downto 0) <= (others => '0');
       end case;
     end if;
   end process;
 
   seq : process (clk)
-    -- messages first..last in order, then M_CMD if then_cmd
-    procedure send (first, last : natural; then_cmd : std_logic) is
+    -- the run of messages that starts with first (msg_next)
+    procedure send (first : natural) is
     begin
-      k_r <= first; m_last <= last; then_c <= then_cmd; m_have <= '1';
+      k_r <= first; m_have <= '1';
     end procedure;
     procedure wr (slot : natural; src : src_t; aen : std_logic := '0') is
     begin
@@ -667,11 +710,11 @@ begin
                   if unsigned(reg_wdata(31 downto 3)) /= 0 then badf <= '1'; end if;
                   if reg_wdata(CLOCK_CTRL_SET_LSB) = '1' then
                     -- M_SET_FRAC is the command (clock_tb_domain go_set)
-                    send(M_SET_LO, M_SET_FRAC, '0');
+                    send(M_SET_LO);
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_ADJUST_LSB) = '1' then
-                    cmd <= C_ADJUST; wr(SL_CMD, X_CMD); servo_step <= '0';
-                    send(M_ADJ_LO, M_ADJ_HI, '1');
+                    cmd <= C_ADJUST; servo_step <= '0';
+                    send(M_ADJ_LO);
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_PERIOD_LSB) = '1' then
                     cmd <= C_PERIOD; eff_cmd <= '1';
@@ -690,7 +733,7 @@ begin
                     badf <= '1'; st <= ENDS;      -- undefined mode: refused
                   else
                     pps_ctrl <= reg_wdata(2 downto 0);
-                    wr(tslot, X_WDATA); send(M_PPS_CFG, M_PPS_CFG, '0'); st <= PICK;
+                    wr(tslot, X_WDATA); send(M_PPS_CFG); st <= PICK;
                   end if;
                 when WO_INTERVAL =>
                   -- d < 2 or d >= 2^31, without a carry chain on the write data
@@ -700,14 +743,14 @@ begin
                     wr(tslot, X_WDATA); st <= FIN;
                   end if;
                 when WO_PPSMW =>
-                  wr(tslot, X_WDATA); send(M_PPS_MINW, M_PPS_MINW, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_PPS_MINW); st <= PICK;
                 when WO_EVCTRL =>
-                  wr(tslot, X_WDATA); send(M_EV_CFG, M_EV_CFG, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_EV_CFG); st <= PICK;
                 when WO_EVMW =>
-                  wr(tslot, X_WDATA); send(M_EV_MINW, M_EV_MINW, '0'); st <= PICK;
+                  wr(tslot, X_WDATA); send(M_EV_MINW); st <= PICK;
                 when WO_POCTRL =>
                   wr(tslot, X_WDATA);
-                  send(M_PO_LO, M_PO_ARM, '0');
+                  send(M_PO_LO);
                   st <= PICK;
                 when WO_PLAIN =>
                   wr(tslot, X_WDATA); st <= FIN;
@@ -721,14 +764,14 @@ begin
                 when RO_BADACC =>
                   rslot <= SL_BAD; rd_bad <= '1'; st <= FIN;
                 when RO_SNAP =>
-                  cmd <= C_SNAPSHOT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
+                  cmd <= C_SNAPSHOT; send(M_CMD);
                   wait_d <= D_TIME_FRAC; cont <= C_WAIT; st <= PICK;
                 when RO_EVSTAT =>
                   -- both words (level, overflows) are written; tslot is read
-                  cmd <= C_EVSTAT; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
+                  cmd <= C_EVSTAT; send(M_CMD);
                   wait_d <= D_EV_OVF; cont <= C_WAIT; st <= PICK;
                 when RO_POP =>
-                  cmd <= C_POP; wr(SL_CMD, X_CMD); send(M_CMD, M_CMD, '0');
+                  cmd <= C_POP; send(M_CMD);
                   wait_d <= D_EV_INFO; cont <= C_WAIT; st <= PICK;
                 when RO_EFF =>
                   rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
@@ -763,11 +806,10 @@ begin
           if eff_cmd = '1' then st <= CMDW; else st <= RD; end if;
 
         when CMDW =>
-          wr(SL_CMD, X_CMD);
           if cmd = C_ADJUST then
-            send(M_ADJ_LO, M_ADJ_HI, '1');
+            send(M_ADJ_LO);
           else
-            send(M_PER_NS, M_PER_FRAC, '0');   -- M_PER_FRAC starts it
+            send(M_PER_NS);   -- M_PER_FRAC starts it
           end if;
           st <= PICK;
 
@@ -797,7 +839,9 @@ begin
             end case;
           end if;
         when MSGW =>
-          rslot <= to_integer(unsigned(dec_q(6 downto 0))); st <= FETCH;
+          rslot <= to_integer(unsigned(dec_q(7 downto 0)) or
+                              resize(to_unsigned(cmd, 3) and (2 downto 0 => dec_q(14)), 8));
+          st <= FETCH;
         when FETCH =>
           st <= OFFER;
         when OFFER =>
@@ -813,11 +857,9 @@ begin
         when MACK =>
           if msg_ready = '1' then
             st <= PICK;
-            if k_r /= m_last then
-              k_r <= k_r + 1;
-            elsif then_c = '1' then
-              k_r <= M_CMD; m_last <= M_CMD; then_c <= '0';
-            else
+            -- (dec_q: k_r's entry, read since PICK)
+            k_r <= to_integer(unsigned(dec_q(12 downto 8)));
+            if dec_q(13) = '1' then
               m_have <= '0';
             end if;
           end if;
