@@ -27,11 +27,17 @@ BS_REPORT    := $(BS_DIR)/report.json
 # domain" lists every netlist and seed measured): a gateware change needs
 # a new check (make test-card NEXTPNR_SEED=n).
 NEXTPNR_SEED ?= 2
-# Yosys synth_ice40 options, for the bitstream and for block-fit alike (so
-# the budget counts what is built). -abc2: a second ABC pass (session 9:
-# the whole card packed 6196 -> see docs/bitstream.md "Session 9").
-YOSYS_SYNTH ?= -abc2
+# Yosys: hdl/boards/yosys_ice40.sh runs synth_ice40 -abc2 (session 9: a
+# second ABC pass) with the last LUT mapping's ABC script from
+# hdl/boards/ice40_luts.abc (session 13: area recovery, docs/bitstream.md),
+# for the bitstream and for block-fit alike (so the budget counts what is
+# built). YOSYS_SYNTH: extra synth_ice40 options; YOSYS_ABC_LUT= (empty):
+# Yosys' own script, i.e. plain synth_ice40 -abc2.
+YOSYS_SYNTH ?=
 export YOSYS_SYNTH
+ifdef YOSYS_ABC_LUT
+export YOSYS_ABC_LUT
+endif
 
 # Sources in analysis order: the core's list (mk/hdl.mk, generated register
 # package first), the SPI debug port unless the core list has it already,
@@ -41,6 +47,7 @@ BS_SRCS       = $(BS_CORE_SRCS) \
                 $(filter-out $(BS_CORE_SRCS),$(abspath hdl/core/sync_bit.vhd hdl/core/spi_reg_port.vhd)) \
                 $(abspath $(BOARD_SRCS))
 BS_TOOLS     := hdl/boards/ghdl_verilog.sh hdl/boards/ghdl_verilog_fix.awk hdl/boards/ice40_report.py \
+                hdl/boards/yosys_ice40.sh hdl/boards/ice40_luts.abc \
                 hdl/boards/$(BOARD)/board.mk mk/bitstream.mk
 
 .PHONY: bitstream flash test-bitstream card-utilisation test-card
@@ -79,8 +86,8 @@ $(BS_DIR)/$(BS_NAME).v: $(BS_SRCS) $(BS_DIR)/build_id $(BS_TOOLS)
 # 2. Yosys: map to iCE40 cells.
 $(BS_DIR)/$(BS_NAME).json: $(BS_DIR)/$(BS_NAME).v
 	@echo "  YOSYS   synth_ice40"
-	@yosys -q -l $(BS_DIR)/yosys.log -p 'read_verilog $<; synth_ice40 $(YOSYS_SYNTH) -top $(BOARD_TOP) -json $@.tmp' \
-	   >/dev/null || { tail -20 $(BS_DIR)/yosys.log >&2; echo "bitstream: Yosys failed (log: $(BS_DIR)/yosys.log)" >&2; exit 1; }
+	@sh hdl/boards/yosys_ice40.sh $< $(BOARD_TOP) $(BS_DIR)/yosys.log $@.tmp -- $(YOSYS_SYNTH) || \
+	   { tail -20 $(BS_DIR)/yosys.log >&2; echo "bitstream: Yosys failed (log: $(BS_DIR)/yosys.log)" >&2; exit 1; }
 	@mv $@.tmp $@
 
 # 3. Place and route. --timing-allow-fail: nextpnr finishes and reports,

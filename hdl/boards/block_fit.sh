@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Logic cells of one gateware block (or the whole card) on the iCE40 HX8K,
 # measured the way the card's budget counts them: GHDL -> Verilog through
-# ghdl_verilog.sh, Yosys synth_ice40 (flattened, and per module with the
-# hierarchy kept), nextpnr-ice40 --pack-only. No placement: seconds, not
+# ghdl_verilog.sh, Yosys synth_ice40 as the bitstream runs it
+# (yosys_ice40.sh; flattened, and per module with the hierarchy kept),
+# nextpnr-ice40 --pack-only. No placement: seconds, not
 # minutes; Fmax needs a placed design (make test-card, make capture-fit).
 #
 # Usage: block_fit.sh OUTDIR TOP SRC.vhd... [-- GHDL synth options (-gX=..)]
 # Prints LUT4 / FF / carry / RAM per module and the packed logic cells.
 set -eu
 # YOSYS_SYNTH: extra synth_ice40 options (mk/bitstream.mk exports the ones
-# the bitstream is built with)
+# the bitstream is built with; YOSYS_ABC_LUT likewise)
 syn="${YOSYS_SYNTH:-}"
 out=$1 top=$2
 shift 2
@@ -23,8 +24,10 @@ rm -rf "$out" && mkdir -p "$out/work"
 # shellcheck disable=SC2086
 ghdl -a --std=08 --workdir="$out/work" $srcs
 sh "$here/ghdl_verilog.sh" "$out/$top.v" "$out/work" "$top" "$@"
-yosys -q -l "$out/yosys.log" -p "read_verilog $out/$top.v; synth_ice40 $syn -top $top -json $out/$top.json; stat" >/dev/null
-yosys -q -l "$out/yosys-blocks.log" -p "read_verilog $out/$top.v; synth_ice40 $syn -noflatten -top $top; stat" >/dev/null
+# shellcheck disable=SC2086
+sh "$here/yosys_ice40.sh" "$out/$top.v" "$top" "$out/yosys.log" "$out/$top.json" -- $syn
+# shellcheck disable=SC2086
+sh "$here/yosys_ice40.sh" "$out/$top.v" "$top" "$out/yosys-blocks.log" -- $syn -noflatten
 nextpnr-ice40 --hx8k --package ct256 --json "$out/$top.json" --pack-only \
 	--log "$out/nextpnr-pack.log" -q >/dev/null 2>&1 || true
 stats() {
