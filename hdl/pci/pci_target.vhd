@@ -256,8 +256,8 @@ architecture rtl of pci_target is
   constant DB_STRIDE_L : natural := log2(DB_STRIDE_W);
   signal lat_q     : std_logic_vector(7 downto 0) := (others => '0');
   -- doorbell delay line: stage 0 is loaded at the data-phase edge (db_hit
-  -- by the state machine; data and slot every clock, with no enable, since
-  -- they are only looked at beside a strobe)
+  -- by the state machine; data every clock, with no enable, since it is
+  -- only looked at beside a strobe); its slot is the latched offset's
   type db_data_t is array (0 to DB_LATENCY - 1) of std_logic_vector(31 downto 0);
   type db_slot_t is array (0 to DB_LATENCY - 1) of std_logic_vector(3 downto 0);
   signal db_hit    : std_logic := '0';
@@ -335,6 +335,11 @@ architecture rtl of pci_target is
   signal m_go      : std_logic;      -- an MSI address dword is read at this edge
   signal cfg_q     : word;           -- the RAM output register: no reset
   signal live_q    : word := (others => '0');
+  -- the bits cfg_live can set (command/status and MSI control; the two
+  -- dwords' live bits do not overlap): live_q keeps only these, so the
+  -- other 17 are constant 0 for Yosys (held, they were 17 flip-flops
+  -- nextpnr could not pack, and 17 selects in front of AD and PAR)
+  constant LIVE_MASK : word := x"F1080546" or x"00710000";
   signal cfg_live  : word;
   signal cw_a      : std_logic_vector(6 downto 0) := (others => '0');
   signal cw_l      : std_logic_vector(3 downto 0) := (others => '0');
@@ -933,7 +938,7 @@ begin
       stop_q <= stop_q_nx;
       trdy_q <= trdy_q_nx;
       kind <= kind_nx;
-      live_q <= live_q_nx;
+      live_q <= live_q_nx and LIVE_MASK;
       ad_oe_q <= ad_oe_q_nx;
       dr_off <= dr_off_nx;
       dr_cmd <= dr_cmd_nx;
@@ -962,13 +967,13 @@ begin
     if rising_edge(clk) then
       ad_d <= ad_in;
       cbe_d <= cbe_n_in;
-      db_s_q(0) <= std_logic_vector(resize(unsigned(a_off(1 + DB_SIZE_L downto 2 + DB_STRIDE_L)), 4));
-      for i in 1 to DB_LATENCY - 1 loop
-        db_s_q(i) <= db_s_q(i - 1);
-      end loop;
     end if;
   end process;
   db_d_q(0) <= ad_d;
+  -- a_off holds the doorbell's offset through the strobe's clock (it is
+  -- loaded only at the next address phase, in IDLE/TURN, which is at
+  -- least a clock after the data phase's edge): no copy of it
+  db_s_q(0) <= std_logic_vector(resize(unsigned(a_off(1 + DB_SIZE_L downto 2 + DB_STRIDE_L)), 4));
   db_delay : if DB_LATENCY > 1 generate
     process (clk)
     begin
@@ -976,6 +981,7 @@ begin
         -- static slices: this process drives stages 1.. only
         db_v_q(1 to DB_LATENCY - 1) <= db_v_q(0 to DB_LATENCY - 2);
         db_d_q(1 to DB_LATENCY - 1) <= db_d_q(0 to DB_LATENCY - 2);
+        db_s_q(1 to DB_LATENCY - 1) <= db_s_q(0 to DB_LATENCY - 2);
         if rst = '1' then
           db_v_q(1 to DB_LATENCY - 1) <= (others => '0');
         end if;
