@@ -197,9 +197,11 @@ architecture rtl of pci_target is
   signal cbe_d     : std_logic_vector(3 downto 0) := (others => '0');
   -- address phase, latched at E1 + 1
   signal a_off     : std_logic_vector(11 downto 2) := (others => '0');
-  signal a_low     : std_logic_vector(1 downto 0) := (others => '0');
   signal a_cmd     : std_logic_vector(3 downto 0) := (others => '0');
-  signal a_idsel   : std_logic := '0';
+  -- decoded at the latch, from the input flip-flops: a type-0 configuration
+  -- command to our function 0 (IDSEL, AD[1:0] = 00, AD[10:8] = 000), and a
+  -- memory command to BAR0 (of those claimed, the writes have C/BE#(0) = 1)
+  signal a_cfg     : std_logic := '0';
   signal a_barhit  : std_logic := '0';
 
   -- parity of AD and C/BE# at the previous edge: checked against PAR for
@@ -256,8 +258,8 @@ architecture rtl of pci_target is
   constant DB_STRIDE_L : natural := log2(DB_STRIDE_W);
   signal lat_q     : std_logic_vector(7 downto 0) := (others => '0');
   -- doorbell delay line: stage 0 is loaded at the data-phase edge (db_hit
-  -- by the state machine; data and slot every clock, with no enable, since
-  -- they are only looked at beside a strobe)
+  -- by the state machine; data every clock, with no enable, since it is
+  -- only looked at beside a strobe); its slot is the latched offset's
   type db_data_t is array (0 to DB_LATENCY - 1) of std_logic_vector(31 downto 0);
   type db_slot_t is array (0 to DB_LATENCY - 1) of std_logic_vector(3 downto 0);
   signal db_hit    : std_logic := '0';
@@ -278,7 +280,7 @@ architecture rtl of pci_target is
   --   word 64      the delayed read's completion (written at reg_ready);
   --   word 65      zero (the answer to doorbell-window reads).
   -- The live bits (command, status, MSI enable and MME) are ORed in from
-  -- live_q, loaded in DECODE. So there is no AD register and no read
+  -- live_q, loaded every clock. So there is no AD register and no read
   -- multiplexer over the configuration registers: the RAM's output
   -- register is the target's AD register. Written at the falling edge from
   -- flip-flops loaded at the rising edge (cw_a, cw_l, and be_wdata, the
@@ -307,8 +309,9 @@ architecture rtl of pci_target is
     m(CFG_MSI_CTL)  := x"00" & "1" & "000" & MSI_MMC & "0" & x"00" & x"05";
     return m;
   end function;
+  constant CFG_INIT_W : cfg_words_t := cfg_init;
   function lane_init (k : natural) return lane_mem_t is
-    constant c : cfg_words_t := cfg_init;
+    constant c : cfg_words_t := CFG_INIT_W;
     variable m : lane_mem_t := (others => (others => '0'));
   begin
     for i in 0 to 63 loop
@@ -335,6 +338,14 @@ architecture rtl of pci_target is
   signal m_go      : std_logic;      -- an MSI address dword is read at this edge
   signal cfg_q     : word;           -- the RAM output register: no reset
   signal live_q    : word := (others => '0');
+  -- the bits cfg_live can set (command/status and MSI control; the two
+  -- dwords' live bits do not overlap): live_q keeps only these, so the
+  -- other 17 are constant 0 for Yosys (held, they were 17 flip-flops
+  -- nextpnr could not pack, and 17 selects in front of AD and PAR)
+  constant LIVE_CMDSTAT : word := x"F1080546";
+  constant LIVE_MSI_CTL : word := x"00710000";
+  constant LIVE_MASK : word := LIVE_CMDSTAT or LIVE_MSI_CTL;
+  signal live_par  : std_logic := '0';   -- parity of live_q
   signal cfg_live  : word;
   signal cw_a      : std_logic_vector(6 downto 0) := (others => '0');
   signal cw_l      : std_logic_vector(3 downto 0) := (others => '0');
@@ -365,9 +376,8 @@ architecture rtl of pci_target is
   signal dr_tick_nx : unsigned(DISCARD_LOG2 - 1 downto 0);
   signal tgt_oe_nx : std_logic;
   signal a_off_nx : std_logic_vector(11 downto 2);
-  signal a_low_nx : std_logic_vector(1 downto 0);
   signal a_cmd_nx : std_logic_vector(3 downto 0);
-  signal a_idsel_nx : std_logic;
+  signal a_cfg_nx : std_logic;
   signal a_cpl_nx : std_logic;
   signal a_barhit_nx : std_logic;
   signal state_nx : state_t;
@@ -397,19 +407,21 @@ architecture rtl of pci_target is
   signal c_intdis_nx : std_logic;
 begin
   -- the live bits of the latched configuration dword (its constant bits
-  -- are in the RAM)
+  -- are in the RAM); 0 for a memory command, whose word is all the RAM's
   process (all)
   begin
     cfg_live <= (others => '0');
-    case to_integer(unsigned(a_off(7 downto 2))) is
-      when CFG_CMDSTAT =>
-        cfg_live <= s_dpe & s_sse & s_rma & s_rta & "000" & s_mdpe & "0000" &
-                    int_pending & "000" & "00000" & c_intdis & "0" & c_serr & "0" &
-                    c_perr & "000" & c_master & c_mem & "0";
-      when CFG_MSI_CTL =>
-        cfg_live <= x"00" & "0" & m_mme & "000" & m_en & x"0000";
-      when others => null;
-    end case;
+    if a_cfg = '1' then
+      case to_integer(unsigned(a_off(7 downto 2))) is
+        when CFG_CMDSTAT =>
+          cfg_live <= s_dpe & s_sse & s_rma & s_rta & "000" & s_mdpe & "0000" &
+                      int_pending & "000" & "00000" & c_intdis & "0" & c_serr & "0" &
+                      c_perr & "000" & c_master & c_mem & "0";
+        when CFG_MSI_CTL =>
+          cfg_live <= x"00" & "0" & m_mme & "000" & m_en & x"0000";
+        when others => null;
+      end case;
+    end if;
   end process;
 
   -- read address from the address phase as sampled at the previous edge
@@ -459,6 +471,9 @@ begin
     end process;
   end generate;
 
+  assert ((CFG_INIT_W(CFG_CMDSTAT) and LIVE_CMDSTAT) or
+          (CFG_INIT_W(CFG_MSI_CTL) and LIVE_MSI_CTL)) = x"00000000"
+    report "a live bit is 1 in the RAM's word: tpar_nx's XOR is no OR" severity failure;
   assert PCI_REG_BAR = 0
     report "pci_target implements the register window as BAR0 only" severity failure;
   assert 2**DB_SIZE_L = DB_SIZE_W and 2**DB_STRIDE_L = DB_STRIDE_W and
@@ -506,9 +521,8 @@ begin
     dr_tick_nx <= dr_tick;
     tgt_oe_nx <= tgt_oe;
     a_off_nx <= a_off;
-    a_low_nx <= a_low;
     a_cmd_nx <= a_cmd;
-    a_idsel_nx <= a_idsel;
+    a_cfg_nx <= a_cfg;
     a_cpl_nx <= a_cpl;
     a_barhit_nx <= a_barhit;
     state_nx <= state;
@@ -517,7 +531,10 @@ begin
     stop_q_nx <= stop_q;
     trdy_q_nx <= trdy_q;
     kind_nx <= kind;
-    live_q_nx <= live_q;
+    -- the live bits every clock: AD is driven only in a claimed read's
+    -- data phase, with the bits of the clock before it, and cfg_live is 0
+    -- for all but configuration commands (no reset, no enable)
+    live_q_nx <= cfg_live;
     ad_oe_q_nx <= ad_oe_q;
     dr_off_nx <= dr_off;
     dr_cmd_nx <= dr_cmd;
@@ -542,7 +559,9 @@ begin
     -- PAR for the AD we drive now: our word and the master's byte enables,
     -- which hold still from the edge IRDY# was seen to the end of the
     -- phase (AD is driven only in the clock TRDY# is, see ACT)
-    tpar_nx <= xor_all(cfg_q or live_q) xor xor_all(cbe_d);
+    -- (the live bits are never 1 where the RAM word is: OR is XOR, and
+    -- their parity comes from a flip-flop loaded beside live_q)
+    tpar_nx <= xor_all(cfg_q) xor live_par xor xor_all(cbe_d);
     par_oe_q_nx <= ad_oe_q;
     bad_q_nx    <= '0';
     serr_q_nx   <= '0';
@@ -618,12 +637,17 @@ begin
         if t_re = '1' and own_cycle = '0' then
           -- an address phase at the previous edge
           a_off_nx    <= ad_d(11 downto 2);
-          a_low_nx    <= ad_d(1 downto 0);
           a_cmd_nx    <= cbe_d;
-          a_idsel_nx  <= idsel_d;
+          if idsel_d = '1' and ad_d(1 downto 0) = "00" and ad_d(10 downto 8) = "000" and
+             (cbe_d = CMD_CFG_READ or cbe_d = CMD_CFG_WRITE) then
+            a_cfg_nx <= '1';
+          else
+            a_cfg_nx <= '0';
+          end if;
           -- the RAM read at this edge sees a completion written before it
           a_cpl_nx    <= '1' when dr = DR_DONE else '0';
-          if ad_d(31 downto 12) = bar0 then
+          if ad_d(31 downto 12) = bar0 and (is_mem_read(cbe_d) or
+             cbe_d = CMD_MEM_WRITE or cbe_d = CMD_MEM_WRITE_INV) then
             a_barhit_nx <= '1';
           else
             a_barhit_nx <= '0';
@@ -646,10 +670,8 @@ begin
             s_sse_nx  <= '1';
           end if;
         end if;
-        hit_cfg := a_idsel = '1' and a_low = "00" and a_off(10 downto 8) = "000" and
-                   (a_cmd = CMD_CFG_READ or a_cmd = CMD_CFG_WRITE);
-        hit_mem := c_mem = '1' and a_barhit = '1' and
-                   (is_mem_read(a_cmd) or a_cmd = CMD_MEM_WRITE or a_cmd = CMD_MEM_WRITE_INV);
+        hit_cfg := a_cfg = '1';
+        hit_mem := c_mem = '1' and a_barhit = '1';
         claim := (hit_cfg or hit_mem) and not addr_err;
         deliver := dr = DR_DONE and a_cpl = '1' and dr_off = a_off and
                    dr_cmd = a_cmd(3) & a_cmd(1);
@@ -662,9 +684,8 @@ begin
           devsel_q_nx <= '0';
           fire        := irdy_d = '0';
           k           := K_RETRY;
-          live_q_nx   <= (others => '0');
           if hit_cfg then
-            if a_cmd = CMD_CFG_WRITE then
+            if a_cmd(0) = '1' then   -- configuration write
               -- (retried while the back end is busy: be_wdata, the RAM's
               -- write data, holds the posted write's data or will take
               -- the read's completion)
@@ -672,19 +693,18 @@ begin
                 k := K_CFG_WR;
               end if;
             else
-              k := K_CFG_RD;   -- cfg_q holds its dword
-              live_q_nx <= cfg_live;
+              k := K_CFG_RD;   -- cfg_q and live_q hold its dword
             end if;
           elsif a_db = '1' then
             -- doorbell window: never retried, never waits for the back end
             -- (the data phase is the instant the device's MSI happened);
             -- a read gets the RAM's zero word (in cfg_q)
-            if not is_mem_read(a_cmd) then
+            if a_cmd(0) = '1' then   -- a memory write
               k := K_DB_WR;
             else
               k := K_DB_RD;
             end if;
-          elsif is_mem_read(a_cmd) then
+          elsif a_cmd(0) = '0' then   -- a memory read
             if deliver then
               k := K_MEM_RD;   -- cfg_q holds the completion
             elsif dr = DR_EMPTY and be_valid = '0' then
@@ -875,7 +895,7 @@ begin
       cw_a_nx <= '0' & clr;
       cw_l_nx <= cfg_lanes(clr);   -- its constant lanes stay (interrupt pin)
       be_wdata_nx <= (others => '0');
-      live_q_nx <= (others => '0'); a_cpl_nx <= '0';
+      a_cpl_nx <= '0';
       m_en_nx <= '0'; m_mme_nx <= "000"; m_data_nx <= (others => '0');
       be_valid_nx <= '0'; be_write_nx <= '0'; dr_nx <= DR_EMPTY;
       dr_age_nx <= (others => '0');
@@ -922,9 +942,8 @@ begin
       dr_tick <= dr_tick_nx;
       tgt_oe <= tgt_oe_nx;
       a_off <= a_off_nx;
-      a_low <= a_low_nx;
       a_cmd <= a_cmd_nx;
-      a_idsel <= a_idsel_nx;
+      a_cfg <= a_cfg_nx;
       a_cpl <= a_cpl_nx;
       a_barhit <= a_barhit_nx;
       state <= state_nx;
@@ -933,7 +952,8 @@ begin
       stop_q <= stop_q_nx;
       trdy_q <= trdy_q_nx;
       kind <= kind_nx;
-      live_q <= live_q_nx;
+      live_q <= live_q_nx and LIVE_MASK;
+      live_par <= xor_all(live_q_nx and LIVE_MASK);
       ad_oe_q <= ad_oe_q_nx;
       dr_off <= dr_off_nx;
       dr_cmd <= dr_cmd_nx;
@@ -962,13 +982,13 @@ begin
     if rising_edge(clk) then
       ad_d <= ad_in;
       cbe_d <= cbe_n_in;
-      db_s_q(0) <= std_logic_vector(resize(unsigned(a_off(1 + DB_SIZE_L downto 2 + DB_STRIDE_L)), 4));
-      for i in 1 to DB_LATENCY - 1 loop
-        db_s_q(i) <= db_s_q(i - 1);
-      end loop;
     end if;
   end process;
   db_d_q(0) <= ad_d;
+  -- a_off holds the doorbell's offset through the strobe's clock (it is
+  -- loaded only at the next address phase, in IDLE/TURN, which is at
+  -- least a clock after the data phase's edge): no copy of it
+  db_s_q(0) <= std_logic_vector(resize(unsigned(a_off(1 + DB_SIZE_L downto 2 + DB_STRIDE_L)), 4));
   db_delay : if DB_LATENCY > 1 generate
     process (clk)
     begin
@@ -976,6 +996,7 @@ begin
         -- static slices: this process drives stages 1.. only
         db_v_q(1 to DB_LATENCY - 1) <= db_v_q(0 to DB_LATENCY - 2);
         db_d_q(1 to DB_LATENCY - 1) <= db_d_q(0 to DB_LATENCY - 2);
+        db_s_q(1 to DB_LATENCY - 1) <= db_s_q(0 to DB_LATENCY - 2);
         if rst = '1' then
           db_v_q(1 to DB_LATENCY - 1) <= (others => '0');
         end if;
