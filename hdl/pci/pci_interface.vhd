@@ -135,7 +135,6 @@ architecture rtl of pci_interface is
   end function;
   signal c_master, c_perr, c_msi : std_logic;
   signal c_mme : std_logic_vector(2 downto 0);
-  signal c_data : std_logic_vector(15 downto 0);
   signal c_word : std_logic_vector(31 downto 0);   -- the target's RAM output
   signal c_rd : std_logic_vector(1 downto 0);
   signal c_go, c_rd_any : std_logic;
@@ -172,7 +171,8 @@ begin
       reg_wdata => reg_wdata, reg_ready => reg_ready, reg_rdata => reg_rdata,
       mem_enable => mem_enable, master_enable => c_master, perr_resp => c_perr,
       int_pending => int_pending, intx_assert => inta_n_oe,
-      msi_enable => c_msi, msi_mme => c_mme, msi_data => c_data,
+      -- msi_data: the message data is read out of the RAM (pci_msi_raise)
+      msi_enable => c_msi, msi_mme => c_mme, msi_data => open,
       msi_rd => c_rd, msi_rd_go => c_go, cfg_rd => c_rd_any, cfg_word => c_word,
       mst_data_perr => s_dperr, mst_rcv_tabort => s_tabort, mst_rcv_mabort => s_mabort,
       mst_det_perr => s_det, own_cycle => busy, lat_timer => lat,
@@ -206,8 +206,8 @@ begin
       clk => clk, rst => rst,
       irq_valid => irq_valid, irq_vector => irq_vector, irq_ready => irq_ready,
       irq_done => irq_done, irq_err => irq_err, irq_sent => irq_sent,
-      msi_enable => c_msi, msi_mme => c_mme, msi_data => c_data,
-      msi_rd => c_rd, msi_rd_go => c_go, cfg_rd => c_rd_any,
+      msi_enable => c_msi, msi_mme => c_mme,
+      msi_rd => c_rd, msi_rd_go => c_go, cfg_rd => c_rd_any, cfg_word => c_word(15 downto 0),
       wr_want => w_want, wr_grant => w_grant, wr_hi_ld => w_hi_ld,
       wr_valid => w_valid, wr_data => w_data,
       wr_ready => m_ready and sel_msi, wr_done => w_done, wr_err => m_err);

@@ -100,10 +100,13 @@ entity pci_target is
     intx_assert  : out std_logic;   -- drive INTA# (pending, INTx enabled, MSI off)
     msi_enable   : out std_logic;
     msi_mme      : out std_logic_vector(2 downto 0);   -- log2 vectors granted
+    -- a copy of the message data for a user that cannot read the RAM (the
+    -- card's pci_msi_raise does, and leaves it open: its flip-flops go)
     msi_data     : out std_logic_vector(15 downto 0);
     -- The MSI message address is kept in the configuration RAM only (no
     -- flip-flops): msi_rd asks for a read of its low ("01") or high ("10")
-    -- dword into cfg_word; msi_rd_go says the read happens at this edge
+    -- dword, or the message data ("11"), into cfg_word; msi_rd_go says the
+    -- read happens at this edge
     -- (cfg_word holds the dword from the next clock until the next read).
     -- A read is done only while the target is idle and no address phase is
     -- on the bus, which has the RAM's read port first.
@@ -436,7 +439,7 @@ begin
   process (all)
   begin
     if t_re = '0' then
-      -- dword 0x44 (low) or 0x48 (high)
+      -- dword 0x44 (low), 0x48 (high) or 0x4C (data)
       t_raddr <= std_logic_vector(to_unsigned(CFG_MSI_CTL, 7) + unsigned(msi_rd));
     elsif cbe_d(2) = '1' then
       t_raddr <= std_logic_vector(to_unsigned(W_CPL, 7));
