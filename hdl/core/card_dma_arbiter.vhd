@@ -53,6 +53,7 @@ architecture rtl of card_dma_arbiter is
   signal owner   : natural range 0 to N_REQ - 1;
   signal busy    : std_logic;   -- owner's request is in flight (valid or data)
   signal sel     : std_logic_vector(N_REQ - 1 downto 0);
+  signal gnt     : std_logic_vector(N_REQ - 1 downto 0);   -- busy and owner = r
 begin
   assert N_REQ <= 4 report "card_dma_arbiter: err_req has 2 bits" severity failure;
 
@@ -68,6 +69,7 @@ begin
       if rst = '1' then
         owner <= 0;
         busy <= '0';
+        gnt <= (others => '0');
       elsif busy = '0' then
         pick := 0;
         found := false;
@@ -81,15 +83,21 @@ begin
         if found then
           owner <= pick;
           busy <= '1';
+          for q in 0 to N_REQ - 1 loop
+            if q = pick then
+              gnt(q) <= '1';
+            end if;
+          end loop;
         end if;
       elsif dma_done = '1' then
         busy <= '0';
+        gnt <= (others => '0');
       end if;
     end if;
   end process;
 
   g : for r in 0 to N_REQ - 1 generate
-    sel(r) <= busy when owner = r else '0';
+    sel(r) <= gnt(r);
     r_ready(r)    <= sel(r) and dma_ready;
     r_wd_ready(r) <= sel(r) and dma_wd_ready;
     r_rd_valid(r) <= sel(r) and dma_rd_valid;
@@ -98,27 +106,35 @@ begin
 
   -- static slices per requester (GHDL synthesis and dynamic slices do not
   -- mix well); valid only until the initiator accepts: the owner drops it
-  -- with ready
+  -- with ready. The request fields are an AND-OR by the one-hot grant, not
+  -- a mux by owner: zero between requests, which the initiator never
+  -- samples (the address and length at accept, the data with dma_wd_ready,
+  -- both inside the grant). Flattened, ABC folds the AND into the
+  -- requesters' and pci_interface's LUTs: card 6002 -> 5975 cells.
   mux : process (all)
+    variable w : std_logic;
+    variable a : std_logic_vector(61 downto 0);
+    variable l : std_logic_vector(4 downto 0);
+    variable d : std_logic_vector(31 downto 0);
   begin
-    dma_valid   <= '0';
-    dma_write   <= r_write(0);
-    dma_addr    <= r_addr(61 downto 0);
-    dma_len     <= r_len(4 downto 0);
-    dma_wd_data <= r_wd_data(31 downto 0);
-    for r in 1 to N_REQ - 1 loop
-      if owner = r then
-        dma_write   <= r_write(r);
-        dma_addr    <= r_addr(r * 62 + 61 downto r * 62);
-        dma_len     <= r_len(r * 5 + 4 downto r * 5);
-        dma_wd_data <= r_wd_data(r * 32 + 31 downto r * 32);
-      end if;
-    end loop;
+    w := '0';
+    a := (others => '0');
+    l := (others => '0');
+    d := (others => '0');
+    dma_valid <= '0';
     for r in 0 to N_REQ - 1 loop
+      w := w or (r_write(r) and gnt(r));
+      a := a or (r_addr(r * 62 + 61 downto r * 62) and (61 downto 0 => gnt(r)));
+      l := l or (r_len(r * 5 + 4 downto r * 5) and (4 downto 0 => gnt(r)));
+      d := d or (r_wd_data(r * 32 + 31 downto r * 32) and (31 downto 0 => gnt(r)));
       if owner = r then
         dma_valid <= r_valid(r) and busy;
       end if;
     end loop;
+    dma_write   <= w;
+    dma_addr    <= a;
+    dma_len     <= l;
+    dma_wd_data <= d;
   end process;
   rd_data     <= dma_rd_data;
   err         <= dma_err;
