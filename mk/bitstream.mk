@@ -47,7 +47,6 @@ BS_SRCS       = $(BS_CORE_SRCS) \
                 $(filter-out $(BS_CORE_SRCS),$(abspath hdl/core/sync_bit.vhd hdl/core/spi_reg_port.vhd)) \
                 $(abspath $(BOARD_SRCS))
 BS_TOOLS     := hdl/boards/ghdl_verilog.sh hdl/boards/ghdl_verilog_fix.awk hdl/boards/ice40_report.py \
-                hdl/boards/yosys_ice40.sh hdl/boards/ice40_luts.abc \
                 hdl/boards/$(BOARD)/board.mk mk/bitstream.mk
 
 .PHONY: bitstream flash test-bitstream card-utilisation test-card
@@ -84,7 +83,7 @@ $(BS_DIR)/$(BS_NAME).v: $(BS_SRCS) $(BS_DIR)/build_id $(BS_TOOLS)
 	   -gBUILD_ID=x\"$$(cat $(BS_DIR)/build_id)\"
 
 # 2. Yosys: map to iCE40 cells.
-$(BS_DIR)/$(BS_NAME).json: $(BS_DIR)/$(BS_NAME).v
+$(BS_DIR)/$(BS_NAME).json: $(BS_DIR)/$(BS_NAME).v hdl/boards/yosys_ice40.sh hdl/boards/ice40_luts.abc
 	@echo "  YOSYS   synth_ice40"
 	@sh hdl/boards/yosys_ice40.sh $< $(BOARD_TOP) $(BS_DIR)/yosys.log $@.tmp -- $(YOSYS_SYNTH) || \
 	   { tail -20 $(BS_DIR)/yosys.log >&2; echo "bitstream: Yosys failed (log: $(BS_DIR)/yosys.log)" >&2; exit 1; }
