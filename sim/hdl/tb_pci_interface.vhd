@@ -96,6 +96,10 @@ architecture sim of tb_pci_interface is
   signal host_done, dma_phase_done : boolean := false;
   signal in_dma_phase : boolean := false;   -- the DMA process runs its bursts
   signal cfg_during_pending, db_during_dma : natural := 0;
+  -- section 2b: the test process asks the host for one BAR0 read and
+  -- raises an MSI a chosen number of clocks later (race_go counts the asks)
+  signal race_go, race_done : natural := 0;
+  signal race_over : boolean := false;
 
   function xor_all (v : std_logic_vector) return std_logic is
     variable r : std_logic := '0';
@@ -445,6 +449,17 @@ begin
       check(req_n = '0' and rd /= x"FFFFFFFF", "config read while DMA pending");
       cfg_during_pending <= cfg_during_pending + 1;
     end loop;
+    -- section 2b of the test process: one BAR0 read at each ask
+    n := 0;
+    loop
+      wait until rising_edge(clk);
+      exit when race_over;
+      if race_go /= n then
+        mem_rd(16#10#, rd);
+        n := n + 1;
+        race_done <= n;
+      end if;
+    end loop;
     -- doorbells and register accesses while the card runs DMA bursts
     wait until in_dma_phase;
     while in_dma_phase loop
@@ -606,6 +621,31 @@ begin
     wait until rising_edge(clk);
     check(inta = '0', "INTA# stays off while MSI is enabled");
     int_pending <= '0';
+
+    -- 2b. the MSI's address dwords wait in the configuration RAM's output
+    -- register (pci_msi_raise: the upper one until the initiator is ours,
+    -- the lower one until the data dword's read), and every address phase
+    -- on the bus reads that RAM for the target: a host BAR0 read whose
+    -- address phase falls on either wait replaces the dword, which must be
+    -- read again. The host asks for the bus, and the MSI is raised 0 .. 11
+    -- clocks later, which puts the read's address phase on each clock of
+    -- the MSI's way to the initiator; raise checks the write's word and
+    -- data. Checked in session 14 by removing each from pci_msi_raise:
+    -- without the offer's msi_rd_go condition or the lower dword's re-read
+    -- this section fails (the write carries the completion word's data or
+    -- goes to its address); the upper dword's re-read is met in section 3,
+    -- where the MSI waits for the DMA bursts (raiser: "not sent").
+    for d in 0 to 11 loop
+      race_go <= race_go + 1;
+      for i in 1 to d loop
+        wait until rising_edge(clk);
+      end loop;
+      raise(d mod 4, true);
+      if race_done /= race_go then
+        wait until race_done = race_go;
+      end if;
+    end loop;
+    race_over <= true;
 
     -- the card's own target never claims the card's own transactions: a
     -- DMA to its BAR0 (a register and a doorbell) is a master abort, and
