@@ -35,6 +35,13 @@ NEXTPNR_SEED ?= 2
 # Yosys' own script, i.e. plain synth_ice40 -abc2.
 YOSYS_SYNTH ?=
 export YOSYS_SYNTH
+# nextpnr: hdl/boards/carry_ff_fill.py before packing (session 14) puts
+# flip-flops that would take a logic cell alone into the cells nextpnr
+# makes for carries alone (docs/bitstream.md "Session 14: lone flip-flops
+# into carry cells"), for the bitstream and block-fit alike.
+# NEXTPNR_PACK= (empty): nextpnr's own packing.
+NEXTPNR_PACK ?= --pre-pack hdl/boards/carry_ff_fill.py
+export NEXTPNR_PACK
 ifdef YOSYS_ABC_LUT
 export YOSYS_ABC_LUT
 endif
@@ -97,13 +104,14 @@ $(BS_DIR)/$(BS_NAME).json: $(BS_DIR)/$(BS_NAME).v hdl/boards/yosys_ice40.sh hdl/
 # (`make bitstream NEXTPNR_SEED=3` after a seed-2 build used to report the
 # seed-2 placement again).
 $(BS_DIR)/nextpnr-opts: FORCE
-	@$(call write_stamp,--seed $(NEXTPNR_SEED) $(NEXTPNR_PLACE))
+	@$(call write_stamp,--seed $(NEXTPNR_SEED) $(NEXTPNR_PACK) $(NEXTPNR_PLACE))
 
-$(BS_DIR)/$(BS_NAME).asc: $(BS_DIR)/$(BS_NAME).json $(BOARD_PCF) $(BS_DIR)/nextpnr-opts
+$(BS_DIR)/$(BS_NAME).asc: $(BS_DIR)/$(BS_NAME).json $(BOARD_PCF) $(BS_DIR)/nextpnr-opts \
+                          $(filter %.py,$(NEXTPNR_PACK) $(NEXTPNR_PLACE))
 	@echo "  NEXTPNR $(NEXTPNR_ARCH) (seed $(NEXTPNR_SEED))"
 	@rm -f $(BS_REPORT) $(BS_BIN) $(BS_DIR)/nextpnr-report.json
 	@nextpnr-ice40 $(NEXTPNR_ARCH) --json $< --pcf $(BOARD_PCF) --asc $@.tmp \
-	   $(NEXTPNR_PLACE) --seed $(NEXTPNR_SEED) --timing-allow-fail --report $(BS_DIR)/nextpnr-report.json \
+	   $(NEXTPNR_PACK) $(NEXTPNR_PLACE) --seed $(NEXTPNR_SEED) --timing-allow-fail --report $(BS_DIR)/nextpnr-report.json \
 	   --log $(BS_DIR)/nextpnr.log -q || { \
 	   set -- $$(sed -n 's|.*ICESTORM_LC: *\([0-9]*\)/ *\([0-9]*\).*|\1 \2|p' $(BS_DIR)/nextpnr.log | head -n 1); \
 	   if [ $$# -eq 2 ] && [ "$$1" -gt "$$2" ]; then \
@@ -129,7 +137,7 @@ $(BS_BIN): $(BS_DIR)/$(BS_NAME).asc
 # placing: at 91 % nextpnr packed the card but could not place it; at
 # 69.7 % it places (see docs/bitstream.md "Status").
 card-utilisation: $(BS_DIR)/$(BS_NAME).json
-	@nextpnr-ice40 $(NEXTPNR_ARCH) --json $< --pcf $(BOARD_PCF) --pack-only \
+	@nextpnr-ice40 $(NEXTPNR_ARCH) --json $< --pcf $(BOARD_PCF) --pack-only $(NEXTPNR_PACK) \
 	   --log $(BS_DIR)/nextpnr-pack.log -q || true
 	@set -- $$(sed -n 's|.*ICESTORM_LC: *\([0-9]*\)/ *\([0-9]*\).*|\1 \2|p' $(BS_DIR)/nextpnr-pack.log | head -n 1); \
 	 [ $$# -eq 2 ] || { echo "card-utilisation: no utilisation in $(BS_DIR)/nextpnr-pack.log" >&2; exit 1; }; \

@@ -28,7 +28,10 @@ sh "$here/ghdl_verilog.sh" "$out/$top.v" "$out/work" "$top" "$@"
 sh "$here/yosys_ice40.sh" "$out/$top.v" "$top" "$out/yosys.log" "$out/$top.json" -- $syn
 # shellcheck disable=SC2086
 sh "$here/yosys_ice40.sh" "$out/$top.v" "$top" "$out/yosys-blocks.log" -- $syn -noflatten
-nextpnr-ice40 --hx8k --package ct256 --json "$out/$top.json" --pack-only \
+# NEXTPNR_PACK: nextpnr's pre-pack scripts (mk/bitstream.mk exports the
+# bitstream's; run by hand without make: none)
+# shellcheck disable=SC2086
+nextpnr-ice40 --hx8k --package ct256 --json "$out/$top.json" --pack-only ${NEXTPNR_PACK:-} \
 	--log "$out/nextpnr-pack.log" -q >/dev/null 2>&1 || true
 stats() {
 	awk '/^=== / { m = $2; l[m] = 0; f[m] = 0; c[m] = 0; r[m] = 0 }

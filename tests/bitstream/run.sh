@@ -6,7 +6,8 @@
 # (make bitstream): report.json's fields, every clock met, <= 70 % of the
 # logic cells, a bitstream of the device's size, no latch or combinational
 # loop from the GHDL netlist. Also: the PLL settings agree with icepll, the
-# pcf and CLK_HZ; make flash without a programmer fails with a clear message.
+# pcf and CLK_HZ; make flash without a programmer fails with a clear message;
+# the carry-fill pre-pack script keeps a placed design equal to its HDL.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 suite_begin bitstream
@@ -90,6 +91,10 @@ expect_fail probe-unconstrained-clock-fails "has no set_frequency target" probe 
 
 { cat tests/bitstream/flow_probe.pcf; echo "set_frequency ghost_clk 50"; } >"$T/ghost.pcf"
 expect_fail probe-missing-clock-net-fails "'ghost_clk' does not exist" probe ghost "$T/ghost.pcf"
+
+# ---- the pre-pack script that fills carry cells with flip-flops: the
+# placed bitstream of a probe design proven equal to its HDL
+t_run carry-fill-equivalent sh tests/bitstream/carry_fill_equiv.sh "$T/carry-fill"
 
 # ---- make flash with no programmer on the bus (an empty USB tree)
 mkdir -p "$T/no-usb"
