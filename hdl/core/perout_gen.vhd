@@ -34,13 +34,19 @@
 -- chunk (inverted width, or inverted period - width) is itself formed a
 -- clock ahead by a second 16-bit adder from the period and width chunks,
 -- serially with its own carry, so no copy of the rising edge's time is
--- kept (that was 64 flip-flops and a 64-bit multiplexer).
+-- kept (that was 64 flip-flops and a 64-bit multiplexer). That adder's
+-- operands are the block RAMs' reads registered once more (session 14):
+-- RAM clock-to-out and its route in front of the carry chain was the
+-- worst tb_clk path of the placed card (8.1..8.65 ns). The next phase's
+-- chunks 0 and 1 are read during the add steps, so a period or width
+-- write takes effect at the next edge whose add starts after it.
 --
 -- Area: period and width are written into the two block RAMs the adder's
 -- operands are read from (session 7; before, the caller held them on
 -- ports in 64 flip-flops and a multiplexer picked the operands). Software
 -- changes them only right before an arm, which restarts the output
--- anyway; a change without arm takes effect at the next edge computed. The target is added in place: it rotates by one 16-bit chunk
+-- anyway (clock_regs sends period, width and arm together, on a ctrl
+-- write). The target is added in place: it rotates by one 16-bit chunk
 -- per add step, so no separate sum register and no chunk multiplexer on
 -- the register is needed.
 library ieee;
@@ -80,13 +86,17 @@ architecture rtl of perout_gen is
   signal cy      : std_logic_vector(1 downto 0) := (others => '0');
   -- bit 47 of time - target (time + not target + 1), registered, and once
   -- more: the top compare chunk (ns 32..47) is one clock ahead of the
-  -- aligned time, so this keeps DELAY = 2
-  signal sgn, ge_q : std_logic := '0';
+  -- aligned time, so this keeps DELAY = 2. The second register is
+  -- fire_q, "passed and the compare pipeline saw one target", registered
+  -- as one flip-flop (session 14: ge_q and cmp_ok(3) ANDed in front of the
+  -- state machine's enables made 4 LUT levels and 6 ns of route, the worst
+  -- tb_clk path once the operands were registered, 8.07 ns)
+  signal sgn, fire_q : std_logic := '0';
   type csum_t is array (0 to 2) of unsigned(16 downto 0);
   signal csum    : csum_t;
-  -- cmp_ok(3): the compare's 4-clock pipeline saw one target throughout
-  signal cmp_ok  : std_logic_vector(3 downto 0) := (others => '0');
-  signal ge      : std_logic;
+  -- cmp_ok(2): the compare's pipeline saw one target for 3 clocks; with
+  -- fire_q's clock the 4 it takes
+  signal cmp_ok  : std_logic_vector(2 downto 0) := (others => '0');
   signal step    : unsigned(1 downto 0) := (others => '0');
   signal carry   : std_logic := '1';
   signal naddend : unsigned(15 downto 0) := (others => '0');
@@ -94,17 +104,21 @@ architecture rtl of perout_gen is
   -- the addend's adder: chunk `idx` of not width (a fall is next: 0 +
   -- not width) or of not (period - width) = width + not period (a rise is
   -- next); chunk 2 of period and width is zero
-  -- Its operands are registered, selected a clock ahead for the chunk
-  -- the adder forms in the next clock (n_idx, n_gap: gap = forming not
-  -- (period - width)): state -> select decode -> 6-input operand
-  -- multiplexer -> 16-bit carry chain was 3 LUT levels plus the chain.
-  signal fire    : std_logic;
+  -- The operands are read two clocks before the adder takes them (RAM
+  -- read, then a_op/b_op): in add step k the address is chunk k of the
+  -- NEXT phase's addend (its chunk 0 is formed in step 2, chunk 1 waits
+  -- in a_op/b_op), in a wait chunk 2 (the same for both addends), so the
+  -- select is the state alone (n_gap: the next addend is not (period -
+  -- width)). After an arm the fall's chunks 0 and 1 are read in the arm's
+  -- clock and the next (fill1) and formed while the compare refills.
   signal n_gap   : std_logic;
   signal n_idx   : unsigned(2 downto 0);
-  -- Session 7: the operands are block-RAM reads (registered read, the
-  -- same clock a_op/b_op took their multiplexer's value before), so
-  -- period and width live in the RAMs and neither their 64 flip-flops
-  -- nor the operand multiplexers nor the operand registers remain. The
+  signal fill1, fill2 : std_logic := '0';   -- 1 and 2 clocks after an arm
+  signal op_ld   : std_logic;   -- the addend pipeline moves (not held in a wait)
+  -- Session 7: the operands are block-RAM reads, so period and width
+  -- live in the RAMs and neither their 64 flip-flops nor the operand
+  -- multiplexers remain (session 14 put the operand registers back behind
+  -- the reads, for timing). The
   -- address is the select itself, n_gap & n_idx; each case holds what the
   -- multiplexer gave, rearranged so both RAMs are written by one 16-bit
   -- word per clock:
@@ -124,10 +138,9 @@ architecture rtl of perout_gen is
   signal wa_addr, wb_addr : std_logic_vector(7 downto 0);
   signal wa_data, wb_data : std_logic_vector(15 downto 0);
   signal a_q, b_q : std_logic_vector(15 downto 0);   -- registered reads, no initial value
-  signal a_op, b_op : unsigned(15 downto 0);
+  signal a_op, b_op : unsigned(15 downto 0) := (others => '0');
   signal a_sum   : unsigned(16 downto 0);
   signal a_carry : std_logic := '0';
-  signal held    : std_logic := '0';   -- not the first clock of a wait
   signal q       : std_logic := '0';
   -- the reset, registered here: the domain's reset net reaches every
   -- tb_clk flip-flop, and its route into this state machine's enables was
@@ -161,51 +174,38 @@ begin
         cy(k) <= csum(k)(16);
       end loop;
       sgn  <= csum(2)(15);
-      ge_q <= not sgn;
     end if;
   end process;
-  ge <= ge_q;
 
   -- ntarget(15..0) is always the chunk being added: ntarget rotates.
   -- not (t + a) = not t + not a + 1: the carry starts at 1
   sum <= ('0' & ntarget(15 downto 0)) + ('0' & naddend) + ("" & carry);
 
-  -- the addend of the next add step, one clock ahead: in a WAIT state the
-  -- first chunk of the add that follows the edge, in add step k chunk k+1;
-  -- the operands one clock before that
-  fire <= ge and cmp_ok(3);
   next_sel : process (all)
   begin
-    n_idx <= "000";
+    n_idx <= "010";
     n_gap <= '0';
     case state is
-      when IDLE => null;
-      -- waiting: chunk 1's operands, whether or not the edge comes now
-      -- (not hung on `fire`: ge -> fire -> this select -> a_op/b_op was
-      -- the worst tb_clk path at seeds 1..3 of a00298d, 8.6 ns); chunk 0's
-      -- addend, formed in the first clock of the wait, is held in naddend
-      when WAIT_RISE =>
-        n_idx <= "001";
-      when WAIT_FALL =>
-        n_gap <= '1';
-        n_idx <= "001";
       when ADD_FALL =>
-        if step = 2 then
-          n_gap <= '1';               -- WAIT_FALL follows
-        else
-          n_idx <= ('0' & step) + 2;
-        end if;
+        n_gap <= '1';
+        n_idx <= '0' & step;
       when ADD_RISE =>
-        if step /= 2 then
-          n_gap <= '1';
-          n_idx <= ('0' & step) + 2;
-        end if;
+        n_idx <= '0' & step;
+      when others => null;
     end case;
+    if fill1 = '1' then
+      n_idx <= "001";
+      n_gap <= '0';
+    end if;
     if arm = '1' then
       n_idx <= "000";
       n_gap <= '0';
     end if;
   end process;
+  -- held through a wait: naddend is chunk 0 of the add that follows the
+  -- edge, a_op/b_op chunk 1's operands, a_carry chunk 0's carry
+  op_ld <= '0' when (state = WAIT_RISE or state = WAIT_FALL) and fill1 = '0' and fill2 = '0'
+           else '1';
   -- no carry in at the first chunk, then the carry of the chunk before
   -- (chunk 2: the sign extension)
   a_sum <= ('0' & a_op) + ('0' & b_op) + ("" & a_carry);
@@ -238,35 +238,26 @@ begin
       b_q <= rb_nrw(to_integer(unsigned(op_addr)));
     end if;
   end process;
-  a_op <= unsigned(a_q);
-  b_op <= unsigned(b_q);
 
   fsm : process (clk)
   begin
     if rising_edge(clk) then
-      cmp_ok  <= cmp_ok(2 downto 0) & '1';
-      -- from a wait's second clock on, naddend holds chunk 0's addend and
-      -- a_carry its carry (a_op/b_op hold chunk 1's operands): the first
-      -- add step uses the one, its sum forms chunk 1 from the others. A
-      -- wait lasts at least 4 clocks (the compare refills), so its first
-      -- clock always forms chunk 0.
-      if held = '1' and (state = WAIT_RISE or state = WAIT_FALL) then
-        null;
-      else
+      cmp_ok  <= cmp_ok(1 downto 0) & '1';
+      fire_q  <= cmp_ok(2) and not sgn;
+      fill1 <= arm;
+      fill2 <= fill1;
+      if op_ld = '1' then
+        a_op    <= unsigned(a_q);
+        b_op    <= unsigned(b_q);
         naddend <= a_sum(15 downto 0);
         -- the carry into the next clock's chunk: none into a first chunk
-        -- (a flip-flop, not a gate in front of the chain: a_carry -> gate
-        -- -> chain -> a_carry was the 8.14 ns tb_clk path at seed 1)
-        if n_idx = 0 then
+        -- (a_op holds chunk 0 in the clock after add step 1 and in an
+        -- arm's fill2)
+        if fill1 = '1' or ((state = ADD_FALL or state = ADD_RISE) and step = 1) then
           a_carry <= '0';
         else
           a_carry <= a_sum(16);
         end if;
-      end if;
-      if state = WAIT_RISE or state = WAIT_FALL then
-        held <= '1';
-      else
-        held <= '0';
       end if;
       wp_q <= wr_period;
       ww_q <= wr_width;
@@ -275,14 +266,14 @@ begin
       case state is
         when IDLE => null;
         when WAIT_RISE =>
-          if ge = '1' and cmp_ok(3) = '1' then
+          if fire_q = '1' then
             q <= '1';
             state <= ADD_FALL;
             step <= "00";
             carry <= '1';
           end if;
         when WAIT_FALL =>
-          if ge = '1' and cmp_ok(3) = '1' then
+          if fire_q = '1' then
             q <= '0';
             state <= ADD_RISE;
             step <= "00";
@@ -302,14 +293,15 @@ begin
             end if;
           end if;
           cmp_ok <= (others => '0');  -- the compares in flight use a partial target
+          fire_q <= '0';
       end case;
       if arm = '1' then
-        held <= '0';
         q <= '0';
         if enable = '1' then
           ntarget <= not start_ns(47 downto 0);
           state   <= WAIT_RISE;
           cmp_ok  <= (others => '0');
+          fire_q  <= '0';
         else
           state <= IDLE;
         end if;

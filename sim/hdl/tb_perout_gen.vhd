@@ -121,6 +121,14 @@ begin
     -- fall + (period - width), formed chunk by chunk
     t := time_ns + 2000;
     run_edges(t, x"00020010", x"00010020", 70000, 5, 4, "wide");
+    -- re-armed while high, without a disarm: the output waits for a fall
+    -- whose rise addend's low chunk carried (0x20 + not 0x10), and the new
+    -- fall must not take that carry (before session 14 it did: the fall
+    -- came 1 ns early, a clock early here since start + width is 1 past
+    -- the 8 ns grid; the driver disarms first, a bare ctrl write does not)
+    check(dout = '1', "wide: not high at its end");
+    t := time_ns + 2001;
+    run_edges(t, to_unsigned(3000, 32), to_unsigned(1000, 32), 1400, 4, 3, "re-armed");
 
     -- the compare is modular over 48 bits of ns (perout_gen.vhd): a
     -- target up to 2^47 ns ahead is waited for, one behind is past. Across
