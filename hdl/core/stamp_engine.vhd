@@ -400,7 +400,9 @@ architecture rtl of stamp_engine is
   signal blen    : unsigned(4 downto 0);       -- words in the burst
   signal nd      : unsigned(4 downto 0);       -- leading done entries found
   signal alldone : std_logic;
-  signal wc      : unsigned(7 downto 0);       -- words to the next done word
+  -- words to the next done word + 1: loaded with the stride and counted
+  -- down to 1 (no sw - 1 in front of its load)
+  signal wc      : unsigned(7 downto 0);
   -- DMA request
   signal dv      : std_logic;
   signal dwr     : std_logic;
@@ -1045,13 +1047,13 @@ begin
               mc_run <= '0';
               nd <= (others => '0');
               alldone <= '1';
-              wc <= (others => '0');
+              wc <= to_unsigned(1, 8);
               st <= S_READ;
             end if;
 
           when S_READ =>
             if d_rd_valid = '1' then
-              if wc = 0 then
+              if wc = 1 then
                 if alldone = '1' and (d_rd_data and r_rdata) /= x"00000000" then  -- r_rdata: done_mask
                   nd <= nd + 1;
                 else
@@ -1062,7 +1064,7 @@ begin
                   end if;
                   alldone <= '0';
                 end if;
-                wc <= sw - 1;
+                wc <= sw;
               else
                 wc <= wc - 1;
               end if;
