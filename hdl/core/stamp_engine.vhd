@@ -373,11 +373,14 @@ architecture rtl of stamp_engine is
   signal mplier  : unsigned(7 downto 0);
   -- progress
   -- at most count - 1 stamps a pass (a ring never holds more completed
-  -- entries): nleft counts down from count, lim = (nleft = 1) stops the
-  -- pass. No count - 1 at the load and no limit in the burst planning;
+  -- entries): np counts the pass's stamps from 1 (np - 1 of them made),
+  -- lim = (np = count) stops the pass: the count - stamps = 1 of a down
+  -- counter loaded with count, without the load multiplexer in front of
+  -- its 16 bits (the start value is a constant). No count - 1 at the load
+  -- and no limit in the burst planning;
   -- and no "idx + 1 = first index": that adder in front of S_CHK's
   -- decisions cut bus_clk to 60.4 MHz
-  signal nleft   : unsigned(15 downto 0);
+  signal np      : unsigned(15 downto 0);
   signal lim     : std_logic;
   signal err     : std_logic;
   signal cause_ok : std_logic;
@@ -683,7 +686,7 @@ begin
         seq <= (others => '0');
         mcand <= (others => '0');
         mplier <= (others => '0');
-        nleft <= (others => '0');
+        np <= (others => '0');
         err <= '0';
         cause_ok <= '0';
         cause_val <= (others => '0');
@@ -864,7 +867,7 @@ begin
                 seq0 <= unsigned(r_rdata(7 downto 0));
             end case;
             if step = N_LOAD then
-              nleft <= count;
+              np <= to_unsigned(1, 16);
               if kind = '0' then
                 st <= S_UPD;
                 step <= (others => '0');
@@ -1202,7 +1205,7 @@ begin
                 if fresh = '0' then pb <= pb + 1; end if;
                 fresh <= '0';
                 seq <= seq + 1;
-                nleft <= nleft - 1;
+                np <= np + 1;
                 nd <= nd - 1;
                 -- eaddr to the next entry or back to the ring base (e_ld,
                 -- e_add), now or a clock later (e_late)
@@ -1399,7 +1402,7 @@ begin
   nb16 <= '1' when nb(8 downto 5) = 0 and (nb(4) = '0' or nb(3 downto 0) = 0) else '0';
   pgsum <= resize(daddr(3 downto 0), 5) + nb(4 downto 0);
   pg16 <= '1' when pgsum(4) = '0' or pgsum(3 downto 0) = 0 else '0';
-  lim <= '1' when nleft = 1 else '0';
+  lim <= '1' when np = count else '0';
   bulk <= nst(2);
 
   mu_sum <= unsigned(r_rdata) + resize(mu_op, 32);
