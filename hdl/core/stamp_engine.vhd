@@ -197,9 +197,14 @@ architecture rtl of stamp_engine is
 
   -- the word S_UPD reads for item u (it writes upd_word(u)): last_stamp_hi
   -- and last_data of a capture come from the scratch word, the verdict
-  -- from the zero word
-  function upd_rword (u : natural; k : std_logic) return natural is
+  -- from the zero word, and cause_last after a cause read (c) too: its
+  -- write is then the adder's output (0) ORed with the value, like
+  -- cause_acc's (its word + 0, ORed), with no select of the RAM output
+  function upd_rword (u : natural; k, c : std_logic) return natural is
   begin
+    if c = '1' and upd_word(u) = W_CAUSE_LAST then
+      return W_ZERO;
+    end if;
     if k = '1' and (upd_word(u) = W_LAST_HI or upd_word(u) = W_LAST_DATA) then
       return W_CAP_SCR;
     end if;
@@ -420,7 +425,6 @@ architecture rtl of stamp_engine is
   signal took    : std_logic;   -- a capture's pop: its scratch word next
   signal batched_now : std_logic;
   signal mu_sum  : unsigned(31 downto 0);   -- the sequencer's adder
-  signal cause_keep : std_logic_vector(31 downto 0);
 begin
   ram : entity work.stamp_slot_ram
     port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
@@ -555,7 +559,7 @@ begin
   -- captures is read, a word neither of them writes (read-only in the
   -- window).
   r_raddr <= slot & std_logic_vector(step(4 downto 0)) when st = S_INIT else
-             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(mu_u), kind), 5))
+             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(mu_u), kind, cause_ok), 5))
                when mu_run = '1' else
              slot & std_logic_vector(to_unsigned(W_CAPTURES, 5)) when st = S_WGAP or st = S_EV else
              win_slot & win_word when st = S_IDLE or st = S_WIN else
@@ -1376,8 +1380,9 @@ begin
               pb <= (others => '0');
             when 6 | 7 =>
               -- cause_last gets the value, cause_acc ORs it in: one
-              -- source for both (the read word kept only for item 7)
-              if cause_ok = '1' then r_wdata <= cause_keep or cause_val; end if;
+              -- source for both (the read word, through the adder with
+              -- mu_op = 0, is W_ZERO's for item 6: upd_rword)
+              if cause_ok = '1' then r_wdata <= std_logic_vector(mu_sum) or cause_val; end if;
             when 8 =>
               if kind = '1' then   -- from the scratch word
                 -- (its low half through the adder: mu_op is 0 here, and
@@ -1406,7 +1411,6 @@ begin
   bulk <= nst(2);
 
   mu_sum <= unsigned(r_rdata) + resize(mu_op, 32);
-  cause_keep <= r_rdata when mu_q(0) = '1' else (others => '0');   -- item 7
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it
