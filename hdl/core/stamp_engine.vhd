@@ -375,7 +375,8 @@ architecture rtl of stamp_engine is
   signal seq     : unsigned(7 downto 0);
   signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
                                                -- (zero outside S_MUL)
-  signal mplier  : unsigned(7 downto 0);
+  -- (the multiplier's bits are sw's, bit step in S_MUL's clock step: no
+  -- shift register beside sw)
   -- progress
   -- at most count - 1 stamps a pass (a ring never holds more completed
   -- entries): np counts the pass's stamps from 1 (np - 1 of them made),
@@ -447,7 +448,7 @@ begin
   -- idx a clock late)
   e_ld  <= '1' when (st = S_LOAD and step(3 downto 0) = 1 + 1) or
                     ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '1') else '0';
-  e_add <= '1' when (st = S_MUL and mplier(0) = '1') or
+  e_add <= '1' when (st = S_MUL and sw(to_integer(step(2 downto 0))) = '1') or
                     ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
@@ -689,7 +690,6 @@ begin
         e_late <= '0';
         seq <= (others => '0');
         mcand <= (others => '0');
-        mplier <= (others => '0');
         np <= (others => '0');
         err <= '0';
         cause_ok <= '0';
@@ -885,7 +885,6 @@ begin
                 -- eaddr += idx * sw by shift and add (the index may have
                 -- been written by the driver)
                 mcand <= resize(idx, 24);
-                mplier <= sw;
                 step <= (others => '0');
                 st <= S_MUL;
               end if;
@@ -894,7 +893,6 @@ begin
           when S_MUL =>
             step <= step + 1;
             mcand <= mcand(22 downto 0) & '0';
-            mplier <= '0' & mplier(7 downto 1);
             if step = 7 then
               -- opb is the field offset alone from here on
               mcand <= (others => '0');
