@@ -197,9 +197,14 @@ architecture rtl of stamp_engine is
 
   -- the word S_UPD reads for item u (it writes upd_word(u)): last_stamp_hi
   -- and last_data of a capture come from the scratch word, the verdict
-  -- from the zero word
-  function upd_rword (u : natural; k : std_logic) return natural is
+  -- from the zero word, and cause_last after a cause read (c) too: its
+  -- write is then the adder's output (0) ORed with the value, like
+  -- cause_acc's (its word + 0, ORed), with no select of the RAM output
+  function upd_rword (u : natural; k, c : std_logic) return natural is
   begin
+    if c = '1' and upd_word(u) = W_CAUSE_LAST then
+      return W_ZERO;
+    end if;
     if k = '1' and (upd_word(u) = W_LAST_HI or upd_word(u) = W_LAST_DATA) then
       return W_CAP_SCR;
     end if;
@@ -370,14 +375,18 @@ architecture rtl of stamp_engine is
   signal seq     : unsigned(7 downto 0);
   signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
                                                -- (zero outside S_MUL)
-  signal mplier  : unsigned(7 downto 0);
+  -- (the multiplier's bits are sw's, bit step in S_MUL's clock step: no
+  -- shift register beside sw)
   -- progress
   -- at most count - 1 stamps a pass (a ring never holds more completed
-  -- entries): nleft counts down from count, lim = (nleft = 1) stops the
-  -- pass. No count - 1 at the load and no limit in the burst planning;
+  -- entries): np counts the pass's stamps from 1 (np - 1 of them made),
+  -- lim = (np = count) stops the pass: the count - stamps = 1 of a down
+  -- counter loaded with count, without the load multiplexer in front of
+  -- its 16 bits (the start value is a constant). No count - 1 at the load
+  -- and no limit in the burst planning;
   -- and no "idx + 1 = first index": that adder in front of S_CHK's
   -- decisions cut bus_clk to 60.4 MHz
-  signal nleft   : unsigned(15 downto 0);
+  signal np      : unsigned(15 downto 0);
   signal lim     : std_logic;
   signal err     : std_logic;
   signal cause_ok : std_logic;
@@ -400,7 +409,9 @@ architecture rtl of stamp_engine is
   signal blen    : unsigned(4 downto 0);       -- words in the burst
   signal nd      : unsigned(4 downto 0);       -- leading done entries found
   signal alldone : std_logic;
-  signal wc      : unsigned(7 downto 0);       -- words to the next done word
+  -- words to the next done word + 1: loaded with the stride and counted
+  -- down to 1 (no sw - 1 in front of its load)
+  signal wc      : unsigned(7 downto 0);
   -- DMA request
   signal dv      : std_logic;
   signal dwr     : std_logic;
@@ -415,7 +426,6 @@ architecture rtl of stamp_engine is
   signal took    : std_logic;   -- a capture's pop: its scratch word next
   signal batched_now : std_logic;
   signal mu_sum  : unsigned(31 downto 0);   -- the sequencer's adder
-  signal cause_keep : std_logic_vector(31 downto 0);
 begin
   ram : entity work.stamp_slot_ram
     port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
@@ -438,7 +448,7 @@ begin
   -- idx a clock late)
   e_ld  <= '1' when (st = S_LOAD and step(3 downto 0) = 1 + 1) or
                     ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '1') else '0';
-  e_add <= '1' when (st = S_MUL and mplier(0) = '1') or
+  e_add <= '1' when (st = S_MUL and sw(to_integer(step(2 downto 0))) = '1') or
                     ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
@@ -550,7 +560,7 @@ begin
   -- captures is read, a word neither of them writes (read-only in the
   -- window).
   r_raddr <= slot & std_logic_vector(step(4 downto 0)) when st = S_INIT else
-             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(mu_u), kind), 5))
+             slot & std_logic_vector(to_unsigned(upd_rword(to_integer(mu_u), kind, cause_ok), 5))
                when mu_run = '1' else
              slot & std_logic_vector(to_unsigned(W_CAPTURES, 5)) when st = S_WGAP or st = S_EV else
              win_slot & win_word when st = S_IDLE or st = S_WIN else
@@ -680,8 +690,7 @@ begin
         e_late <= '0';
         seq <= (others => '0');
         mcand <= (others => '0');
-        mplier <= (others => '0');
-        nleft <= (others => '0');
+        np <= (others => '0');
         err <= '0';
         cause_ok <= '0';
         cause_val <= (others => '0');
@@ -862,7 +871,7 @@ begin
                 seq0 <= unsigned(r_rdata(7 downto 0));
             end case;
             if step = N_LOAD then
-              nleft <= count;
+              np <= to_unsigned(1, 16);
               if kind = '0' then
                 st <= S_UPD;
                 step <= (others => '0');
@@ -876,7 +885,6 @@ begin
                 -- eaddr += idx * sw by shift and add (the index may have
                 -- been written by the driver)
                 mcand <= resize(idx, 24);
-                mplier <= sw;
                 step <= (others => '0');
                 st <= S_MUL;
               end if;
@@ -885,7 +893,6 @@ begin
           when S_MUL =>
             step <= step + 1;
             mcand <= mcand(22 downto 0) & '0';
-            mplier <= '0' & mplier(7 downto 1);
             if step = 7 then
               -- opb is the field offset alone from here on
               mcand <= (others => '0');
@@ -1045,13 +1052,13 @@ begin
               mc_run <= '0';
               nd <= (others => '0');
               alldone <= '1';
-              wc <= (others => '0');
+              wc <= to_unsigned(1, 8);
               st <= S_READ;
             end if;
 
           when S_READ =>
             if d_rd_valid = '1' then
-              if wc = 0 then
+              if wc = 1 then
                 if alldone = '1' and (d_rd_data and r_rdata) /= x"00000000" then  -- r_rdata: done_mask
                   nd <= nd + 1;
                 else
@@ -1062,7 +1069,7 @@ begin
                   end if;
                   alldone <= '0';
                 end if;
-                wc <= sw - 1;
+                wc <= sw;
               else
                 wc <= wc - 1;
               end if;
@@ -1200,7 +1207,7 @@ begin
                 if fresh = '0' then pb <= pb + 1; end if;
                 fresh <= '0';
                 seq <= seq + 1;
-                nleft <= nleft - 1;
+                np <= np + 1;
                 nd <= nd - 1;
                 -- eaddr to the next entry or back to the ring base (e_ld,
                 -- e_add), now or a clock later (e_late)
@@ -1371,8 +1378,9 @@ begin
               pb <= (others => '0');
             when 6 | 7 =>
               -- cause_last gets the value, cause_acc ORs it in: one
-              -- source for both (the read word kept only for item 7)
-              if cause_ok = '1' then r_wdata <= cause_keep or cause_val; end if;
+              -- source for both (the read word, through the adder with
+              -- mu_op = 0, is W_ZERO's for item 6: upd_rword)
+              if cause_ok = '1' then r_wdata <= std_logic_vector(mu_sum) or cause_val; end if;
             when 8 =>
               if kind = '1' then   -- from the scratch word
                 -- (its low half through the adder: mu_op is 0 here, and
@@ -1397,11 +1405,10 @@ begin
   nb16 <= '1' when nb(8 downto 5) = 0 and (nb(4) = '0' or nb(3 downto 0) = 0) else '0';
   pgsum <= resize(daddr(3 downto 0), 5) + nb(4 downto 0);
   pg16 <= '1' when pgsum(4) = '0' or pgsum(3 downto 0) = 0 else '0';
-  lim <= '1' when nleft = 1 else '0';
+  lim <= '1' when np = count else '0';
   bulk <= nst(2);
 
   mu_sum <= unsigned(r_rdata) + resize(mu_op, 32);
-  cause_keep <= r_rdata when mu_q(0) = '1' else (others => '0');   -- item 7
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it
