@@ -525,7 +525,7 @@ begin
     -- filling the burst buffer: one word per clock, len words
     if wd_rdy_q = '1' then
       fill_nx <= fill + 1;
-      if fill + 1 >= len_q then
+      if fill + 1 = len_q then
         wd_rdy_q_nx <= '0';
       end if;
     end if;
