@@ -268,7 +268,7 @@ architecture rtl of pci_initiator is
   -- RAM's has none; an initial value costs 33 LUTs of emulation). A word
   -- it reads goes onto AD for a data phase only after it was written.
   signal buf_q    : word;
-  signal fill     : unsigned(4 downto 0) := (others => '0');
+  signal fill     : unsigned(3 downto 0) := (others => '0');
   signal wd_rdy_q : std_logic := '0';
 
   -- the engine's copies of its bus outputs (a clock behind the pins)
@@ -330,7 +330,7 @@ architecture rtl of pci_initiator is
   signal st_det_nx : std_logic;
   signal bus_par_nx : std_logic;
   signal par_oe_q_nx : std_logic;
-  signal fill_nx : unsigned(4 downto 0);
+  signal fill_nx : unsigned(3 downto 0);
   signal wd_rdy_q_nx : std_logic;
   signal rchk_nx : std_logic;
   signal wchk1_nx : std_logic;
@@ -432,7 +432,7 @@ begin
   end process;
 
   buf_we <= wd_rdy_q;
-  buf_wa <= fill(3 downto 0);
+  buf_wa <= fill;
 
   -- The block RAM alone in its processes (GHDL synthesis needs it so).
   -- Written on the falling edge, read at rising edges: with both on the
@@ -522,10 +522,13 @@ begin
     -- 3.4.1), so nobody else can have started in between.
     bus_idle := idle_prev(frame_rr, irdy_rr, trdy_rr, stop_rr, gnt_rr) = '1';
 
-    -- filling the burst buffer: one word per clock, len words
+    -- filling the burst buffer: one word per clock, len words (fill
+    -- counts from 0 and len_q is 1..16: the last is where fill + 1 equals
+    -- len_q modulo 16). fill has no reset: the request that sets
+    -- wd_rdy_q loads it.
     if wd_rdy_q = '1' then
       fill_nx <= fill + 1;
-      if fill + 1 >= len_q then
+      if fill + 1 = len_q(3 downto 0) then
         wd_rdy_q_nx <= '0';
       end if;
     end if;
@@ -788,7 +791,7 @@ begin
       rchk_nx <= '0'; wchk1_nx <= '0'; wchk2_nx <= '0';
       st_dperr_nx <= '0'; st_tabort_nx <= '0'; st_mabort_nx <= '0'; st_det_nx <= '0';
       err_ab_nx <= "00"; err_par_nx <= '0'; err_q_nx <= "00";
-      cur_nx <= (others => '0'); fill_nx <= (others => '0'); len_q_nx <= (others => '0');
+      cur_nx <= (others => '0'); len_q_nx <= (others => '0');
       cnt2_nx <= "00"; dv_cnt_nx <= "000"; dv_seen_nx <= '0'; tabort_nx <= '0'; dac2_nx <= '0';
     end if;
   end process;
