@@ -25,7 +25,8 @@ BS_REPORT    := $(BS_DIR)/report.json
 # 1, 129.50 at seed 2; bus_clk 80.5 / 72.9. The result still moves with
 # any change of the netlist (docs/bitstream.md "Session 4: timebase
 # domain" lists every netlist and seed measured): a gateware change needs
-# a new check (make test-card NEXTPNR_SEED=n).
+# a new check (make test-card NEXTPNR_SEED=n). A board.mk may set its own
+# (hx8k: 1 since session 14).
 NEXTPNR_SEED ?= 2
 # Yosys: hdl/boards/yosys_ice40.sh runs synth_ice40 -abc2 (session 9: a
 # second ABC pass) with the last LUT mapping's ABC script from
