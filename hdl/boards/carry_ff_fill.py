@@ -41,14 +41,13 @@ def _nname(net):
     return None if net is None else str(net.name)
 
 
-CONST_NETS = ("$PACKER_GND_NET", "$PACKER_VCC_NET")
-
-
 def _is_const(net):
+    # before packing a constant is a net of its own, driven by a GND or VCC
+    # cell (the packer merges them later)
     if net is None:
         return True
     d = net.driver.cell
-    return d is None or d.type in ("GND", "VCC") or str(net.name) in CONST_NETS
+    return d is None or d.type in ("GND", "VCC")
 
 
 FF_TYPES = {
@@ -164,6 +163,8 @@ lone = [c for c in cells.values() if c.type in FF_TYPES and _lone(c)]
 
 
 def _nets_of(cell):
+    """The cell's signal nets: no constants, and no clock, reset or enable
+    trees (64 loads or more), through which everything is near everything."""
     return [p.net for _, p in cell.ports if p.net is not None and not _is_const(p.net)
             and len(p.net.users) < 64]
 
