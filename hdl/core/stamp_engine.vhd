@@ -395,11 +395,12 @@ architecture rtl of stamp_engine is
   -- entries from idx to the ring's end (count - idx; its sign is S_PLAN0's
   -- idx >= count, S_PLAN uses it only once S_PLAN0 found idx < count)
   signal tail17   : unsigned(16 downto 0);
-  -- burst words with one entry more (blen + sw), kept in step with blen
-  -- (bus_clk's critical path ran through the addition, 63.9 MHz)
-  signal nb      : unsigned(8 downto 0);
-  signal nb16, pg16 : std_logic;
-  signal pgsum   : unsigned(4 downto 0);
+  -- the words the burst may still grow by: 16 - blen, less daddr(3..0)
+  -- in a page's last 16 words (15 - daddr(3..0) = its complement at the
+  -- start). One entry more fits exactly when sw <= room, a compare of two
+  -- registers: no blen + sw (nb, bus_clk's critical path at 63.9 MHz
+  -- before it was registered) and no daddr + nb for the page
+  signal room    : unsigned(3 downto 0);
   signal idx_out : std_logic;                  -- idx >= count
   -- the field offset on the RAM output in S_LOAD (stamp_off, done_off)
   -- plus its length - 1 (1 for the stamp field) is not below the stride:
@@ -524,6 +525,14 @@ begin
       if (st = S_WRITE and d_done = '1') or (hbusy = '1' and d_rd_valid = '1') then
         assert count = 0 or (e_wrap = '1') = (idx + 1 = count)
           report "stamp_engine: e_wrap from a stale count - idx" severity error;
+      end if;
+      -- room's growth test is the burst's limits: blen + sw <= 16 words
+      -- and, in a page's last 16 words, daddr(3..0) + blen + sw <= 16
+      if st = S_PLAN then
+        assert (sw <= room) = (to_integer(blen) + to_integer(sw) <= 16 and
+               (daddr(9 downto 4) /= "111111" or
+                to_integer(daddr(3 downto 0)) + to_integer(blen) + to_integer(sw) <= 16))
+          report "stamp_engine: room is not the burst's limits" severity error;
       end if;
       if st = S_CHK and cap_empty = '0' then
         assert unsigned(cap_rpos) = pmark or before(unsigned(cap_rpos), pmark)
@@ -684,7 +693,7 @@ begin
         sw <= (others => '0');
         cfg_bad <= '0';
         idx <= (others => '0');
-        nb <= (others => '0');
+        room <= (others => '0');
         tail17 <= (others => '0');
         eaddr <= (others => '0');
         e_late <= '0';
@@ -1015,7 +1024,11 @@ begin
               acar <= esum(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
-              nb <= resize(sw, 9) + 1;
+              if esum(9 downto 4) = "111111" then
+                room <= not esum(3 downto 0);
+              else
+                room <= (others => '1');
+              end if;
               st <= S_PLAN;
             end if;
 
@@ -1034,12 +1047,11 @@ begin
               st <= S_UPD;
               step <= (others => '0');
             elsif (tail17(15 downto 5) /= 0 or ne < tail17(4 downto 0)) and
-               nb16 = '1' and
-               (daddr(9 downto 4) /= "111111" or pg16 = '1') then
+               sw(7 downto 4) = 0 and sw(3 downto 0) <= room then
               ne <= ne + 1;
-              -- (sw <= 15 here: nb <= 16)
+              -- (sw <= 15 here: sw <= room)
               blen <= blen + resize(sw, 5);
-              nb <= nb + resize(sw, 9);
+              room <= room - sw(3 downto 0);
             else
               dv <= '1';
               dwr <= '0';
@@ -1400,11 +1412,6 @@ begin
     end if;
   end process;
 
-  -- nb <= 16 and the page's words left >= nb, written without a
-  -- comparison against a constant (Yosys makes those carry chains)
-  nb16 <= '1' when nb(8 downto 5) = 0 and (nb(4) = '0' or nb(3 downto 0) = 0) else '0';
-  pgsum <= resize(daddr(3 downto 0), 5) + nb(4 downto 0);
-  pg16 <= '1' when pgsum(4) = '0' or pgsum(3 downto 0) = 0 else '0';
   lim <= '1' when np = count else '0';
   bulk <= nst(2);
 
