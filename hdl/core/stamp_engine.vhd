@@ -344,7 +344,10 @@ architecture rtl of stamp_engine is
   -- reads ring_base_hi; a cause read in between reloads it).
   -- An entry whose address carries into the high word (a ring across a
   -- 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
-  signal count   : unsigned(15 downto 0);
+  -- ring_count - 1 (17 bits: -1 for a count of 0), decremented on its
+  -- way from the RAM output: the subtraction's LUTs share the cells of the
+  -- flip-flops, which took a cell each with the RAM output alone
+  signal cm1     : unsigned(16 downto 0);
   -- the stride in words. The stamp and done offsets have no flip-flops:
   -- the adder takes them from the RAM output, read in the clock before
   -- S_PLAN0 (done_off) and before every S_CHK clock that may stamp
@@ -379,11 +382,10 @@ architecture rtl of stamp_engine is
   -- shift register beside sw)
   -- progress
   -- at most count - 1 stamps a pass (a ring never holds more completed
-  -- entries): np counts the pass's stamps from 1 (np - 1 of them made),
-  -- lim = (np = count) stops the pass: the count - stamps = 1 of a down
-  -- counter loaded with count, without the load multiplexer in front of
-  -- its 16 bits (the start value is a constant). No count - 1 at the load
-  -- and no limit in the burst planning;
+  -- entries): np counts the pass's stamps from 0, lim = (np = count - 1)
+  -- stops the pass: the count - stamps = 1 of a down counter loaded with
+  -- count, without the load multiplexer in front of its 16 bits (the
+  -- start value is a constant). No limit in the burst planning;
   -- and no "idx + 1 = first index": that adder in front of S_CHK's
   -- decisions cut bus_clk to 60.4 MHz
   signal np      : unsigned(15 downto 0);
@@ -392,14 +394,16 @@ architecture rtl of stamp_engine is
   signal cause_ok : std_logic;
   signal cause_val : std_logic_vector(31 downto 0);
   signal ne      : unsigned(4 downto 0);       -- entries in the burst
-  -- entries from idx to the ring's end (count - idx; its sign is S_PLAN0's
-  -- idx >= count, S_PLAN uses it only once S_PLAN0 found idx < count)
-  signal tail17   : unsigned(16 downto 0);
-  -- burst words with one entry more (blen + sw), kept in step with blen
-  -- (bus_clk's critical path ran through the addition, 63.9 MHz)
-  signal nb      : unsigned(8 downto 0);
-  signal nb16, pg16 : std_logic;
-  signal pgsum   : unsigned(4 downto 0);
+  -- entries after idx to the ring's end (count - 1 - idx; its sign is
+  -- S_PLAN0's idx >= count, S_PLAN uses it only once S_PLAN0 found
+  -- idx < count)
+  signal tm1     : unsigned(16 downto 0);
+  -- the words the burst may still grow by: 16 - blen, less daddr(3..0)
+  -- in a page's last 16 words (15 - daddr(3..0) = its complement at the
+  -- start). One entry more fits exactly when sw <= room, a compare of two
+  -- registers: no blen + sw (nb, bus_clk's critical path at 63.9 MHz
+  -- before it was registered) and no daddr + nb for the page
+  signal room    : unsigned(3 downto 0);
   signal idx_out : std_logic;                  -- idx >= count
   -- the field offset on the RAM output in S_LOAD (stamp_off, done_off)
   -- plus its length - 1 (1 for the stamp field) is not below the stride:
@@ -441,10 +445,10 @@ begin
   -- adder (a multiplier step; the next entry at the stamp write's d_done
   -- or a clock later)
   e_wdone <= '1' when st = S_WRITE and d_done = '1' and d_err = "00" else '0';
-  -- idx + 1 = count, from the registered count - idx (up to date wherever
-  -- e_wrap is used: two clocks or more after idx or count changed)
-  e_wrap  <= '1' when tail17 = 1 else '0';
-  -- (e_wrap in e_late's clock is still the stamp write's: tail17 follows
+  -- idx + 1 = count, from the registered count - 1 - idx (up to date
+  -- wherever e_wrap is used: two clocks or more after idx or count changed)
+  e_wrap  <= '1' when tm1 = 0 else '0';
+  -- (e_wrap in e_late's clock is still the stamp write's: tm1 follows
   -- idx a clock late)
   e_ld  <= '1' when (st = S_LOAD and step(3 downto 0) = 1 + 1) or
                     ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '1') else '0';
@@ -452,7 +456,7 @@ begin
                     ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
-  idx_out <= '1' when tail17(16) = '1' or tail17(15 downto 0) = 0 else '0';
+  idx_out <= tm1(16);
   fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when step(3 downto 0) = 5 + 1 else
              resize(unsigned(r_rdata(9 downto 2)), 9);
   fld_out <= '1' when fld_end >= resize(sw, 9) else '0';
@@ -520,10 +524,18 @@ begin
         report "stamp_engine: S_CHK without stamp_off on the RAM output" severity error;
       assert e_ld = '0' or st = S_LOAD or ra = slot & std_logic_vector(to_unsigned(W_BASE_LO, 5))
         report "stamp_engine: wrap without ring_base_lo on the RAM output" severity error;
-      -- e_wrap from the registered count - idx where it is used
+      -- e_wrap from the registered count - 1 - idx where it is used
       if (st = S_WRITE and d_done = '1') or (hbusy = '1' and d_rd_valid = '1') then
-        assert count = 0 or (e_wrap = '1') = (idx + 1 = count)
-          report "stamp_engine: e_wrap from a stale count - idx" severity error;
+        assert cm1(16) = '1' or (e_wrap = '1') = (idx = cm1(15 downto 0))
+          report "stamp_engine: e_wrap from a stale count - 1 - idx" severity error;
+      end if;
+      -- room's growth test is the burst's limits: blen + sw <= 16 words
+      -- and, in a page's last 16 words, daddr(3..0) + blen + sw <= 16
+      if st = S_PLAN then
+        assert (sw <= room) = (to_integer(blen) + to_integer(sw) <= 16 and
+               (daddr(9 downto 4) /= "111111" or
+                to_integer(daddr(3 downto 0)) + to_integer(blen) + to_integer(sw) <= 16))
+          report "stamp_engine: room is not the burst's limits" severity error;
       end if;
       if st = S_CHK and cap_empty = '0' then
         assert unsigned(cap_rpos) = pmark or before(unsigned(cap_rpos), pmark)
@@ -680,12 +692,12 @@ begin
         fresh <= '0';
         en <= '0';
         cause_en <= '0';
-        count <= (others => '0');
+        cm1 <= (others => '0');
         sw <= (others => '0');
         cfg_bad <= '0';
         idx <= (others => '0');
-        nb <= (others => '0');
-        tail17 <= (others => '0');
+        room <= (others => '0');
+        tm1 <= (others => '0');
         eaddr <= (others => '0');
         e_late <= '0';
         seq <= (others => '0');
@@ -708,11 +720,11 @@ begin
         -- sets it or takes this default (no enable, fewer select terms)
         r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
         r_wdata <= cap_ns(31 downto 0);
-        -- count - idx registered: S_PLAN0 / S_PLAN read it at least two
+        -- count - 1 - idx registered: S_PLAN0 / S_PLAN read it at least two
         -- clocks after idx or count last changed (S_LOAD, S_WRITE ->
         -- S_CNT -> S_CHK), and the subtraction in front of the burst
         -- planning was bus_clk's critical path (59.7 MHz)
-        tail17 <= resize(count, 17) - resize(idx, 17);
+        tm1 <= cm1 - resize(idx, 17);
         -- the counter sequencer: read item mu_u (r_raddr), its operand
         -- registered beside it (off the RAM output -> adder path); write
         -- item mu_q back the clock its word is on r_rdata
@@ -844,7 +856,7 @@ begin
                 if head_en = '1' and r_rdata(0) = '1' then
                   fresh <= '0';
                 end if;
-              when 3 + 1 => count <= unsigned(r_rdata(15 downto 0));
+              when 3 + 1 => cm1 <= resize(unsigned(r_rdata(15 downto 0)), 17) - 1;
               when 4 + 1 =>
                 sw <= unsigned(r_rdata(9 downto 2));
                 cfg_bad <= '0';
@@ -871,7 +883,7 @@ begin
                 seq0 <= unsigned(r_rdata(7 downto 0));
             end case;
             if step = N_LOAD then
-              np <= to_unsigned(1, 16);
+              np <= (others => '0');
               if kind = '0' then
                 st <= S_UPD;
                 step <= (others => '0');
@@ -1015,7 +1027,11 @@ begin
               acar <= esum(30);
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
-              nb <= resize(sw, 9) + 1;
+              if esum(9 downto 4) = "111111" then
+                room <= not esum(3 downto 0);
+              else
+                room <= (others => '1');
+              end if;
               st <= S_PLAN;
             end if;
 
@@ -1025,7 +1041,7 @@ begin
             daddr(61 downto 30) <= unsigned(r_rdata);
             -- grow the burst by one entry while it stays within 16 words,
             -- the 4 KiB page and the ring's end (lim stops the stamps).
-            -- ne <= 16, so "ne < x" needs only x's low 5 bits beside x >= 32;
+            -- ne <= 16, so "ne <= x" needs only x's low 5 bits beside x >= 32;
             -- with at most 16 words the burst can cross the page only from
             -- its last 16 words (daddr(9 downto 4) all ones)
             if acar = '1' then
@@ -1033,13 +1049,12 @@ begin
               -- pass ends here (section 3 of docs/stamping.md)
               st <= S_UPD;
               step <= (others => '0');
-            elsif (tail17(15 downto 5) /= 0 or ne < tail17(4 downto 0)) and
-               nb16 = '1' and
-               (daddr(9 downto 4) /= "111111" or pg16 = '1') then
+            elsif (tm1(15 downto 5) /= 0 or ne <= tm1(4 downto 0)) and
+               sw(7 downto 4) = 0 and sw(3 downto 0) <= room then
               ne <= ne + 1;
-              -- (sw <= 15 here: nb <= 16)
+              -- (sw <= 15 here: sw <= room)
               blen <= blen + resize(sw, 5);
-              nb <= nb + resize(sw, 9);
+              room <= room - sw(3 downto 0);
             else
               dv <= '1';
               dwr <= '0';
@@ -1400,12 +1415,7 @@ begin
     end if;
   end process;
 
-  -- nb <= 16 and the page's words left >= nb, written without a
-  -- comparison against a constant (Yosys makes those carry chains)
-  nb16 <= '1' when nb(8 downto 5) = 0 and (nb(4) = '0' or nb(3 downto 0) = 0) else '0';
-  pgsum <= resize(daddr(3 downto 0), 5) + nb(4 downto 0);
-  pg16 <= '1' when pgsum(4) = '0' or pgsum(3 downto 0) = 0 else '0';
-  lim <= '1' when np = count else '0';
+  lim <= '1' when np = cm1(15 downto 0) else '0';
   bulk <= nst(2);
 
   mu_sum <= unsigned(r_rdata) + resize(mu_op, 32);
