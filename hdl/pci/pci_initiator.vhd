@@ -7,7 +7,8 @@
 --
 -- Write data goes into a 16-word burst buffer (one block RAM, read
 -- registered) as fast as the requester supplies it, one word per clock from
--- the clock after dma_ready; the bus side reads it by word index. So a burst
+-- the clock after dma_ready (word k at address len - k, modulo 16); the bus
+-- side reads it by the count of words still to go. So a burst
 -- that a target cuts short resumes from the first word it did not take,
 -- however often, without asking the requester again, and the bus runs
 -- without master wait states. Read words go to the requester as they come
@@ -248,8 +249,9 @@ architecture rtl of pci_initiator is
 
   -- the request
   signal wr_q     : std_logic := '0';
-  signal len_q    : unsigned(4 downto 0) := (others => '0');
-  signal cur      : unsigned(4 downto 0) := (others => '0');   -- first word not yet on the bus
+  -- the address of the first word not yet on the bus: it moves on with
+  -- each word (in the 4 KiB page, as the burst's address did), so no
+  -- word index is added to it
   signal a_lo     : std_logic_vector(31 downto 2) := (others => '0');
   signal a_hi     : word := (others => '0');
   signal dac_q    : std_logic := '0';   -- upper address non-zero: dual address cycle
@@ -316,8 +318,13 @@ architecture rtl of pci_initiator is
   signal st_dperr, st_tabort, st_mabort, st_det : std_logic := '0';
 
   signal moved    : std_logic;   -- a data word moved at the last edge
-  -- none, one, two and three words left after the one on the bus (len_q
-  -- - cur as it is now: left0 and left1 are cur = len_q and len_q - cur = 1)
+  -- words not yet on the bus, a down-counter: loaded with the request's
+  -- length, one less with each word that moves (a word index and a
+  -- subtractor cost more). No reset: only a request's states read it
+  -- (and the left flags), and the request loads it.
+  signal rem_w    : unsigned(4 downto 0) := (others => '0');
+  -- none, one, two and three words left after the one on the bus (rem_w
+  -- as it is now: left0 and left1 are rem_w = 0 and rem_w = 1)
   signal left0 : std_logic := '1';
   signal left1, left2, left3 : std_logic := '0';
   -- next values of the registers (the combinational process computes
@@ -344,9 +351,8 @@ architecture rtl of pci_initiator is
   signal cbe_oe_q_nx : std_logic;
   signal a_hi_nx : word;
   signal wr_q_nx : std_logic;
-  signal len_q_nx : unsigned(4 downto 0);
   signal a_lo_nx : std_logic_vector(31 downto 2);
-  signal cur_nx : unsigned(4 downto 0);
+  signal rem_w_nx : unsigned(4 downto 0);
   signal err_ab_nx : std_logic_vector(1 downto 0);
   signal state_nx : state_t;
   signal cnt2_nx : unsigned(1 downto 0);
@@ -387,17 +393,15 @@ architecture rtl of pci_initiator is
 begin
   -- the engine's view of the last edge
   moved <= '1' when state = DATA and irdy_q = '0' and trdy_r = '0' else '0';
-  -- the compares a clock ahead, from the next values, so none of them is
-  -- in front of the pins' prepared values; one subtractor for all four
+  -- the compares a clock ahead, from the next value, so none of them is
+  -- in front of the pins' prepared values
   process (clk)
-    variable d : unsigned(4 downto 0);
   begin
     if rising_edge(clk) then
-      d := len_q_nx - cur_nx;
-      left0 <= '1' when d = 0 else '0';
-      left1 <= '1' when d = 1 else '0';
-      left2 <= '1' when d = 2 else '0';
-      left3 <= '1' when d = 3 else '0';
+      left0 <= '1' when rem_w_nx = 0 else '0';
+      left1 <= '1' when rem_w_nx = 1 else '0';
+      left2 <= '1' when rem_w_nx = 2 else '0';
+      left3 <= '1' when rem_w_nx = 3 else '0';
     end if;
   end process;
 
@@ -488,9 +492,8 @@ begin
     cbe_oe_q_nx <= cbe_oe_q;
     a_hi_nx <= a_hi;
     wr_q_nx <= wr_q;
-    len_q_nx <= len_q;
     a_lo_nx <= a_lo;
-    cur_nx <= cur;
+    rem_w_nx <= rem_w;
     err_ab_nx <= err_ab;
     state_nx <= state;
     cnt2_nx <= cnt2;
@@ -522,13 +525,15 @@ begin
     -- 3.4.1), so nobody else can have started in between.
     bus_idle := idle_prev(frame_rr, irdy_rr, trdy_rr, stop_rr, gnt_rr) = '1';
 
-    -- filling the burst buffer: one word per clock, len words (fill
-    -- counts from 0 and len_q is 1..16: the last is where fill + 1 equals
-    -- len_q modulo 16). fill has no reset: the request that sets
-    -- wd_rdy_q loads it.
+    -- filling the burst buffer: one word per clock, len words, the first
+    -- at address len, the others below it (modulo 16: fill counts down
+    -- from the length, the last word is written at 1). Word k is at len -
+    -- k, so the bus side reads the first word not yet on the bus at
+    -- rem_w, and no register keeps the length. fill has no reset: the
+    -- request that sets wd_rdy_q loads it.
     if wd_rdy_q = '1' then
-      fill_nx <= fill + 1;
-      if fill + 1 = len_q(3 downto 0) then
+      fill_nx <= fill - 1;
+      if fill = 1 then
         wd_rdy_q_nx <= '0';
       end if;
     end if;
@@ -570,6 +575,12 @@ begin
       lt_cnt_nx <= lt_cnt - 1;
     end if;
 
+    -- a word moved (in DATA only): the next word's address, one word less
+    if moved = '1' then
+      a_lo_nx(11 downto 2) <= std_logic_vector(unsigned(a_lo(11 downto 2)) + 1);
+      rem_w_nx <= rem_w - 1;
+    end if;
+
     case state is
       when IDLE | ACCEPT | ACCEPT2 | BACKOFF | CHECK =>
         -- parking: granted at an idle bus, drive AD, C/BE# (and PAR a
@@ -590,13 +601,12 @@ begin
             if dma_valid = '1' then
               ready_q_nx  <= '1';
               wr_q_nx     <= dma_write;
-              len_q_nx    <= unsigned(dma_len);
               a_lo_nx     <= dma_addr(31 downto 2);
               if dma_hi_keep = '0' then
                 a_hi_nx   <= dma_addr(63 downto 32);
               end if;
-              cur_nx      <= (others => '0');
-              fill_nx     <= (others => '0');
+              rem_w_nx    <= unsigned(dma_len);
+              fill_nx     <= unsigned(dma_len(3 downto 0));
               err_ab_nx   <= "00";
               err_par_nx  <= '0';
               state_nx    <= ACCEPT;
@@ -724,9 +734,6 @@ begin
         else
           last_next := left1 = '1';
         end if;
-        if moved = '1' then
-          cur_nx <= cur + 1;
-        end if;
         lt_out := lt_cnt(7 downto 1) = 0 and gnt_r = '1';
         if dv_seen = '0' and devsel_rr = '1' and dv_cnt = 4 then
           -- master abort: nobody claimed it by the 5th clock after the
@@ -777,7 +784,7 @@ begin
           state_nx <= CHECK;
         else
           -- retried, disconnected or timed out: the rest is a new
-          -- transaction from word cur, after REQ# was high two clocks
+          -- transaction from address a_lo, after REQ# was high two clocks
           state_nx <= BACKOFF;
         end if;
     end case;
@@ -791,7 +798,6 @@ begin
       rchk_nx <= '0'; wchk1_nx <= '0'; wchk2_nx <= '0';
       st_dperr_nx <= '0'; st_tabort_nx <= '0'; st_mabort_nx <= '0'; st_det_nx <= '0';
       err_ab_nx <= "00"; err_par_nx <= '0'; err_q_nx <= "00";
-      cur_nx <= (others => '0'); len_q_nx <= (others => '0');
       cnt2_nx <= "00"; dv_cnt_nx <= "000"; dv_seen_nx <= '0'; tabort_nx <= '0'; dac2_nx <= '0';
     end if;
   end process;
@@ -820,9 +826,8 @@ begin
       cbe_oe_q <= cbe_oe_q_nx;
       a_hi <= a_hi_nx;
       wr_q <= wr_q_nx;
-      len_q <= len_q_nx;
       a_lo <= a_lo_nx;
-      cur <= cur_nx;
+      rem_w <= rem_w_nx;
       err_ab <= err_ab_nx;
       state <= state_nx;
       cnt2 <= cnt2_nx;
@@ -935,7 +940,7 @@ begin
     x_data <= in_data;
     x_ma <= ma;
     x_fin <= fin;
-    -- cur moves on with the word the engine saw move (moved)
+    -- rem_w moves on with the word the engine saw move (moved)
     x_left2 <= '0';
     if (moved = '0' and left2 = '1') or (moved = '1' and left3 = '1') then
       x_left2 <= stay;
@@ -1024,7 +1029,7 @@ begin
       ad := a_hi;
       par := xor_all(a_hi);
     else
-      -- the address phase's word (cur changes only in DATA and at the
+      -- the address phase's word (a_lo changes only in DATA and at the
       -- request; a parked bus may carry any word)
       ad := x_addr;
       par := xor_all(x_addr);
@@ -1053,7 +1058,7 @@ begin
     -- the burst buffer's read address: buf_q holds the word that goes onto
     -- AD at the next edge (the first at the last address phase, then the
     -- word after the one on AD, one further when a word moves)
-    -- (from cur and moved: cur_nx also depends on the DMA port)
+    -- (from rem_w and moved: rem_w_nx also depends on the DMA port)
     -- (two adders of small offsets, not one adder per offset)
     if s = DATA then
       k1 := "01" + ('0' & moved);
@@ -1065,8 +1070,10 @@ begin
       k1 := "00";
       k2 := "00";
     end if;
-    x_ra1 <= cur(3 downto 0) + k1;
-    x_ra2 <= cur(3 downto 0) + k2;
+    -- (the k-th word after the first not yet on the bus is at rem_w - k,
+    -- see fill)
+    x_ra1 <= rem_w(3 downto 0) - k1;
+    x_ra2 <= rem_w(3 downto 0) - k2;
     x_perr_e <= rchk_nx and perr_resp;
     x_req_u <= req_q_nx;
     if (s = ADDR and dacfirst = '0' and left1 = '1') or (ma = '1' and frame_q_nx = '1') then
@@ -1075,7 +1082,7 @@ begin
   end process;
 
   idle_nx <= idle_prev(frame_r, irdy_r, trdy_r, stop_r, gnt_r);
-  x_addr <= a_lo(31 downto 12) & std_logic_vector(unsigned(a_lo(11 downto 2)) + cur) & "00";
+  x_addr <= a_lo & "00";
 
   lut_frame_t : entity work.pci_lut4
     generic map (INIT => lut_init(L_LT), HARD => HARD_LUTS)
