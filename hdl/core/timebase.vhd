@@ -109,6 +109,16 @@ architecture rtl of timebase is
   end function;
 
   constant PERIOD_RESET : std_logic_vector(95 downto 0) := period_init;
+
+  -- period bits in chunk j if it holds the period's top bits (bit 39) and
+  -- has bits above them, else W / 2 (a dummy width)
+  function period_bits (j : natural) return positive is
+  begin
+    if j * W < 40 and (j + 1) * W > 40 then
+      return 40 - j * W;
+    end if;
+    return W / 2;
+  end function;
   -- r: the time; a: what the next step adds (the period, or for one clock
   -- period + command data); p: the period (40 bits; the chunks above are
   -- constant zero and synthesise to nothing)
@@ -203,6 +213,15 @@ begin
   chunks : for j in 0 to NCH - 1 generate
     signal cin, ecin, prev : std_logic;
     signal asum, rsum : unsigned(W downto 0);
+    -- chunks without period bits: data + 1 (see a(j) below)
+    signal dinc : unsigned(W - 1 downto 0);
+    -- the chunk that holds the period's top bits: period + data + carry in
+    -- over the PB bits that have period bits, the data bits above them + 1
+    -- (see a(j) below; PB is a dummy in the other chunks, which do not
+    -- read these)
+    constant PB : positive := period_bits(j);
+    signal alo  : unsigned(PB downto 0);
+    signal dhinc : unsigned(W - 1 - PB downto 0);
     signal pj : chunk_t;
   begin
     first : if j = 0 generate
@@ -222,6 +241,9 @@ begin
     -- flip-flops the LUT does, the fourth LUT input is the control)
     asum <= ('0' & pj) + ('0' & chunk(data, j)) + ("" & ecin);
     rsum <= ('0' & r(j)) + ('0' & a(j)) + ("" & cin);
+    dinc <= chunk(data, j) + 1;
+    alo <= ('0' & pj(PB - 1 downto 0)) + ('0' & chunk(data, j)(PB - 1 downto 0)) + ("" & ecin);
+    dhinc <= chunk(data, j)(W - 1 downto PB) + 1;
 
     process (clk)
     begin
@@ -270,7 +292,34 @@ begin
           ones(j) <= '0';
         end if;
         if en(j) = '1' then
-          a(j) <= asum(W - 1 downto 0);
+          if j * W >= 40 then
+            -- no period bits: data + carry in, chosen by the carry in from
+            -- data and data + 1 (the held data's chain, not a chain fed by
+            -- ecin: ec(j - 1) -> feed-in -> 16-bit chain -> a(j), the shape
+            -- of the worst tb_clk path of the PCI board at seed 2 of
+            -- session 14's merge, chunk 2's, 8.0 ns). Still one LUT per
+            -- bit: en, ecin, the data bit and the chain's carry.
+            if ecin = '1' then
+              a(j) <= dinc;
+            else
+              a(j) <= chunk(data, j);
+            end if;
+          elsif j * W < 40 and (j + 1) * W > 40 then
+            -- the same above the period's bits: the data bits there + the
+            -- carry out of the bits below, chosen from data and data + 1.
+            -- (As one chain, ec(j - 1) or the period register -> its low
+            -- half -> feed-out -> route -> feed-in -> the data bits above
+            -- -> a(j) was the worst tb_clk path of the PCI board at seed 3
+            -- (8.1 ns) and of the hx8k board at seed 1 (8.2 ns).)
+            a(j)(PB - 1 downto 0) <= alo(PB - 1 downto 0);
+            if alo(PB) = '1' then
+              a(j)(W - 1 downto PB) <= dhinc;
+            else
+              a(j)(W - 1 downto PB) <= chunk(data, j)(W - 1 downto PB);
+            end if;
+          else
+            a(j) <= asum(W - 1 downto 0);
+          end if;
         else
           a(j) <= pj;
         end if;
@@ -290,7 +339,6 @@ begin
     end process;
 
     gp : if j * W < 40 and (j + 1) * W > 40 generate
-      constant PB : positive := 40 - j * W;   -- period bits in this chunk
       signal dj : chunk_t;
       signal lo : unsigned(PB downto 0);
     begin
