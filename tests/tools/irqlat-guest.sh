@@ -30,14 +30,27 @@ guest_root "$R" "$TOP/tests/tools/irqlat-guest-init.sh" &&
 # --- boot, with the host sending probes into the guest's UDP port 40001
 HPORT=$((20000 + $$ % 20000))
 RES="$OUT/results.txt"
-"$B/tsprobe" send -p "$HPORT" -r 300 -n 0 -d "${TIMEOUT}s" --no-tx-stamp 127.0.0.1 \
-	>"$OUT/send.log" 2>&1 &
-SENDER=$!
-guest_boot "$OUT" "$TIMEOUT" qemu-system-x86_64 "" -smp 2 \
-	-netdev "user,id=n0,restrict=on,hostfwd=udp:127.0.0.1:$HPORT-10.0.2.15:40001" \
-	-device e1000e,netdev=n0,addr=02.0
-kill "$SENDER" 2>/dev/null
-wait "$SENDER" 2>/dev/null
+boot_once() {
+	"$B/tsprobe" send -p "$HPORT" -r 300 -n 0 -d "${TIMEOUT}s" --no-tx-stamp 127.0.0.1 \
+		>"$OUT/send.log" 2>&1 &
+	SENDER=$!
+	guest_boot "$OUT" "$TIMEOUT" qemu-system-x86_64 "" -smp 2 \
+		-netdev "user,id=n0,restrict=on,hostfwd=udp:127.0.0.1:$HPORT-10.0.2.15:40001" \
+		-device e1000e,netdev=n0,addr=02.0
+	kill "$SENDER" 2>/dev/null
+	wait "$SENDER" 2>/dev/null
+}
+boot_once
+# Under multi-threaded TCG the guest kernel once stalled for good in
+# text_poke_bp (irqlat attaching its tracepoint patches kernel text and
+# waits for the other vCPU's answer to an IPI): a soft lockup of the
+# emulated machine, seen once in many runs. That one signature, and only
+# it, gets a second boot; its console stays as console-lockup.log.
+if ! grep -q '^done' "$RES" && grep -q 'BUG: soft lockup' "$OUT/console.log"; then
+	echo "note: guest soft lockup under TCG ($(grep -m1 'BUG: soft lockup' "$OUT/console.log" | tr -d '\r')); booting once more"
+	mv "$OUT/console.log" "$OUT/console-lockup.log"
+	boot_once
+fi
 
 # --- checks (the serial port writes CR LF)
 tr -d '\r' <"$RES" >"$OUT/results.clean" && RES="$OUT/results.clean"
