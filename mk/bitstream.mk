@@ -90,8 +90,14 @@ $(BS_DIR)/$(BS_NAME).v: $(BS_SRCS) $(BS_DIR)/build_id $(BS_TOOLS)
 	@sh hdl/boards/ghdl_verilog.sh $@ $(BS_DIR)/work $(BOARD_TOP) \
 	   -gBUILD_ID=x\"$$(cat $(BS_DIR)/build_id)\"
 
-# 2. Yosys: map to iCE40 cells.
-$(BS_DIR)/$(BS_NAME).json: $(BS_DIR)/$(BS_NAME).v hdl/boards/yosys_ice40.sh hdl/boards/ice40_luts.abc
+# 2. Yosys: map to iCE40 cells. Its options in a stamp file, as nextpnr's
+# below: a netlist mapped with other synth_ice40 options or another ABC
+# script is not reused.
+$(BS_DIR)/yosys-opts: FORCE
+	@$(call write_stamp,$(YOSYS_SYNTH) abc=$(if $(filter undefined,$(origin YOSYS_ABC_LUT)),default,$(YOSYS_ABC_LUT)))
+
+$(BS_DIR)/$(BS_NAME).json: $(BS_DIR)/$(BS_NAME).v hdl/boards/yosys_ice40.sh hdl/boards/ice40_luts.abc \
+                           $(BS_DIR)/yosys-opts
 	@echo "  YOSYS   synth_ice40"
 	@sh hdl/boards/yosys_ice40.sh $< $(BOARD_TOP) $(BS_DIR)/yosys.log $@.tmp -- $(YOSYS_SYNTH) || \
 	   { tail -20 $(BS_DIR)/yosys.log >&2; echo "bitstream: Yosys failed (log: $(BS_DIR)/yosys.log)" >&2; exit 1; }
