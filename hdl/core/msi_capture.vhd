@@ -72,6 +72,9 @@ entity msi_capture is
     -- FIFO positions (mod 2 * depth): the head's, and one past the last
     -- entry the bus side can see
     cap_rpos  : out std_logic_vector(FIFO_LOG2 downto 0);
+    -- the head's position after this clock's edge (cap_rpos + 1 with
+    -- cap_pop set and the FIFO not empty)
+    cap_rnxt  : out std_logic_vector(FIFO_LOG2 downto 0);
     cap_wpos  : out std_logic_vector(FIFO_LOG2 downto 0));
 end entity;
 
@@ -337,6 +340,7 @@ begin
 
   cap_empty <= empty;
   cap_rpos  <= std_logic_vector(rd_ptr);
+  cap_rnxt  <= std_logic_vector(rd_nxt);
   cap_wpos  <= std_logic_vector(from_gray(wr_gray_s));
   cap_kind  <= mq(27);
   cap_slot  <= mq(26 downto 24);

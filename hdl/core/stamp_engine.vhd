@@ -42,6 +42,8 @@ entity stamp_engine is
     cap_ns    : in  std_logic_vector(47 downto 0);
     cap_pop   : out std_logic;
     cap_rpos  : in  std_logic_vector(FIFO_LOG2 downto 0);
+    -- cap_rpos + 1 in a clock of cap_pop (the FIFO's own read adder)
+    cap_rnxt  : in  std_logic_vector(FIFO_LOG2 downto 0);
     cap_wpos  : in  std_logic_vector(FIFO_LOG2 downto 0);
     -- register window: row word win_word of slot win_slot
     win_req   : in  std_logic;
@@ -511,8 +513,12 @@ begin
       head_ccand <= '1';
     end if;
   end process;
-  -- the FIFO holds a capture before cap_wpos after this clock's edge
-  rpos1 <= unsigned(cap_rpos(FIFO_LOG2 - 1 downto 0)) + 1;
+  -- the head's position after a pop's edge, from the FIFO's own read
+  -- adder: cap_pop is set only with a capture at the head (S_IDLE and
+  -- S_CHK pop what they see, nothing else pops), so the FIFO's pop is
+  -- taken and its next position is cap_rpos + 1 (an incrementer of the
+  -- engine's own before; mark_chk asserts it)
+  rpos1 <= unsigned(cap_rnxt(FIFO_LOG2 - 1 downto 0));
 
 
   -- pragma translate_off
@@ -523,6 +529,9 @@ begin
   begin
     if rising_edge(clk) then
      if rst = '0' and st /= S_INIT then
+      assert cap_pop = '0' or
+             unsigned(cap_rnxt) = unsigned(cap_rpos) + 1
+        report "stamp_engine: a pop's next head position is not cap_rpos + 1" severity error;
       for i in 0 to N_SLOTS - 1 loop
         assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark_full(i))
           report "stamp_engine: mark_v set, head not before the mark" severity error;
