@@ -70,7 +70,7 @@ architecture rtl of capture_unit is
   signal cap_lost : std_logic_vector(7 downto 0);
   signal cap_data : std_logic_vector(15 downto 0);
   signal cap_ns   : std_logic_vector(47 downto 0);
-  signal cap_rpos, cap_wpos : std_logic_vector(FIFO_LOG2 downto 0);
+  signal cap_rpos, cap_rnxt, cap_wpos : std_logic_vector(FIFO_LOG2 downto 0);
   signal win_req, win_write, win_ack : std_logic;
   signal win_slot : std_logic_vector(2 downto 0);
   signal win_word : std_logic_vector(4 downto 0);
@@ -96,14 +96,14 @@ begin
               tb_rst => tb_rst, time_ns => time_ns, cap_empty => cap_empty,
               cap_kind => cap_kind, cap_slot => cap_slot, cap_lost => cap_lost,
               cap_data => cap_data, cap_ns => cap_ns, cap_pop => cap_pop,
-              cap_rpos => cap_rpos, cap_wpos => cap_wpos);
+              cap_rpos => cap_rpos, cap_rnxt => cap_rnxt, cap_wpos => cap_wpos);
 
   u_eng : entity work.stamp_engine
     generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2)
     port map (clk => bus_clk, rst => bus_rst, cap_empty => cap_empty,
               cap_kind => cap_kind, cap_slot => cap_slot, cap_lost => cap_lost,
               cap_data => cap_data, cap_ns => cap_ns, cap_pop => cap_pop,
-              cap_rpos => cap_rpos, cap_wpos => cap_wpos, win_req => win_req, win_write => win_write, win_slot => win_slot,
+              cap_rpos => cap_rpos, cap_rnxt => cap_rnxt, cap_wpos => cap_wpos, win_req => win_req, win_write => win_write, win_slot => win_slot,
               win_word => win_word, win_wdata => win_wdata, win_ack => win_ack,
               win_rdata => win_rdata, d_valid => d_valid(0), d_write => d_write(0),
               d_addr => d_addr(61 downto 0), d_len => d_len(4 downto 0),

@@ -39,9 +39,10 @@
 -- (saturating at 255) rides in the slot's next entry, or in a "lost only"
 -- entry (kind 0) as soon as the FIFO has room, no doorbell is taken and the
 -- toggle did not flip in the clock before. A lost-only entry's data and ns
--- are not defined (readers look at kind, slot and lost only). The lost
--- counters share one saturating incrementer and one multiplexer: the slot
--- an entry or a loss is about is one-hot in hit, its count lost_hit.
+-- are not defined (readers look at kind, slot and lost only). Each lost
+-- counter counts in place (its incrementer in its flip-flops' cells); the
+-- entry reads the count through one multiplexer: the slot an entry or a
+-- loss is about is one-hot in hit, its count lost_hit.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -71,6 +72,9 @@ entity msi_capture is
     -- FIFO positions (mod 2 * depth): the head's, and one past the last
     -- entry the bus side can see
     cap_rpos  : out std_logic_vector(FIFO_LOG2 downto 0);
+    -- the head's position after this clock's edge (cap_rpos + 1 with
+    -- cap_pop set and the FIFO not empty)
+    cap_rnxt  : out std_logic_vector(FIFO_LOG2 downto 0);
     cap_wpos  : out std_logic_vector(FIFO_LOG2 downto 0));
 end entity;
 
@@ -126,8 +130,10 @@ architecture rtl of msi_capture is
   signal lost_pick : natural range 0 to 7;
   signal hit      : std_logic_vector(N_SLOTS - 1 downto 0);
   signal lost_hit : unsigned(7 downto 0);
-  signal lost_inc : unsigned(7 downto 0);
-  signal lost_sat : std_logic;
+  -- each slot's count + 1, bit 8 its carry out (the count is 255: it
+  -- saturates)
+  type lsum_t is array (0 to N_SLOTS - 1) of unsigned(8 downto 0);
+  signal lsum     : lsum_t;
   -- the meta write, in the clock of the doorbell or loss report
   signal mwe      : std_logic;
   signal mwd      : std_logic_vector(MW - 1 downto 0);
@@ -191,10 +197,13 @@ begin
     end loop;
     lost_hit <= v;
   end process;
-  -- saturation as the incrementer's carry in, not a choice after it:
-  -- Yosys builds `x + 1` and a multiplexer behind it (8 LUTs more)
-  lost_sat <= '1' when lost_hit = 255 else '0';
-  lost_inc <= lost_hit + unsigned'("" & not lost_sat);
+  -- Each slot counts in place: its incrementer's LUTs share the cells of
+  -- its count's flip-flops. One shared incrementer behind lost_hit fed all
+  -- slots' flip-flops, which then took a cell each (32) besides the
+  -- incrementer's and its masking LUTs.
+  ginc : for i in 0 to N_SLOTS - 1 generate
+    lsum(i) <= resize(lost(i), 9) + 1;
+  end generate;
 
   bus_in : process (bus_clk)
     variable nxt : ptr_t;
@@ -226,7 +235,9 @@ begin
         for i in 0 to N_SLOTS - 1 loop
           if hit(i) = '1' then
             if db_ok = '1' and full = '1' then
-              lost(i) <= lost_inc;
+              if lsum(i)(8) = '0' then
+                lost(i) <= lsum(i)(7 downto 0);
+              end if;
               lnz(i) <= '1';
             elsif take = '1' or rep = '1' then
               lost(i) <= (others => '0');
@@ -329,6 +340,7 @@ begin
 
   cap_empty <= empty;
   cap_rpos  <= std_logic_vector(rd_ptr);
+  cap_rnxt  <= std_logic_vector(rd_nxt);
   cap_wpos  <= std_logic_vector(from_gray(wr_gray_s));
   cap_kind  <= mq(27);
   cap_slot  <= mq(26 downto 24);

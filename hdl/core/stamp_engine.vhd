@@ -42,6 +42,8 @@ entity stamp_engine is
     cap_ns    : in  std_logic_vector(47 downto 0);
     cap_pop   : out std_logic;
     cap_rpos  : in  std_logic_vector(FIFO_LOG2 downto 0);
+    -- cap_rpos + 1 in a clock of cap_pop (the FIFO's own read adder)
+    cap_rnxt  : in  std_logic_vector(FIFO_LOG2 downto 0);
     cap_wpos  : in  std_logic_vector(FIFO_LOG2 downto 0);
     -- register window: row word win_word of slot win_slot
     win_req   : in  std_logic;
@@ -195,6 +197,18 @@ architecture rtl of stamp_engine is
     end case;
   end function;
 
+  -- the word the sequencer writes back while mu_u = v: item v - 1's
+  type wb_word_t is array (0 to 15) of natural range 0 to 31;
+  function wb_words return wb_word_t is
+    variable r : wb_word_t := (others => W_CAPTURES);
+  begin
+    for v in 1 to U_END_LAST + 1 loop
+      r(v) := upd_word(v - 1);
+    end loop;
+    return r;
+  end function;
+  constant WB_WORD : wb_word_t := wb_words;
+
   -- the word S_UPD reads for item u (it writes upd_word(u)): last_stamp_hi
   -- and last_data of a capture come from the scratch word, the verdict
   -- from the zero word, and cause_last after a cause read (c) too: its
@@ -228,10 +242,13 @@ architecture rtl of stamp_engine is
   -- is on r_rdata at step li + 1: its decode is a case over step with the
   -- choices shifted by one (no step - 1, and no registered copy of it)
   signal step    : unsigned(7 downto 0);
-  -- the counter micro-sequencer: item mu_u read while mu_run, item mu_q's
-  -- word on r_rdata while mu_v (written back that clock), mu_op its operand
+  -- the counter micro-sequencer: item mu_u read while mu_run, item
+  -- mu_u - 1's word on r_rdata while mu_v (written back that clock: mu_u
+  -- steps past the last item too, so the write-back decodes mu_u with its
+  -- choices shifted by one, WB_WORD; a registered copy of mu_u took four
+  -- cells of its own), mu_op its operand
   signal mu_run, mu_v, mu_fin : std_logic;
-  signal mu_u, mu_q, mu_end : unsigned(3 downto 0);
+  signal mu_u, mu_end : unsigned(3 downto 0);
   signal mu_op   : unsigned(7 downto 0);
   -- events not yet counted in the row (cleared by the items that count them)
   signal ckind, cempty : std_logic;
@@ -496,8 +513,12 @@ begin
       head_ccand <= '1';
     end if;
   end process;
-  -- the FIFO holds a capture before cap_wpos after this clock's edge
-  rpos1 <= unsigned(cap_rpos(FIFO_LOG2 - 1 downto 0)) + 1;
+  -- the head's position after a pop's edge, from the FIFO's own read
+  -- adder: cap_pop is set only with a capture at the head (S_IDLE and
+  -- S_CHK pop what they see, nothing else pops), so the FIFO's pop is
+  -- taken and its next position is cap_rpos + 1 (an incrementer of the
+  -- engine's own before; mark_chk asserts it)
+  rpos1 <= unsigned(cap_rnxt(FIFO_LOG2 - 1 downto 0));
 
 
   -- pragma translate_off
@@ -508,6 +529,9 @@ begin
   begin
     if rising_edge(clk) then
      if rst = '0' and st /= S_INIT then
+      assert cap_pop = '0' or
+             unsigned(cap_rnxt) = unsigned(cap_rpos) + 1
+        report "stamp_engine: a pop's next head position is not cap_rpos + 1" severity error;
       for i in 0 to N_SLOTS - 1 loop
         assert mark_v(i) = '0' or before(unsigned(cap_rpos), mark_full(i))
           report "stamp_engine: mark_v set, head not before the mark" severity error;
@@ -647,7 +671,6 @@ begin
         mu_v <= '0';
         mu_fin <= '0';
         mu_u <= (others => '0');
-        mu_q <= (others => '0');
         mu_end <= (others => '0');
         mu_op <= (others => '0');
         ckind <= '0';
@@ -727,9 +750,8 @@ begin
         tm1 <= cm1 - resize(idx, 17);
         -- the counter sequencer: read item mu_u (r_raddr), its operand
         -- registered beside it (off the RAM output -> adder path); write
-        -- item mu_q back the clock its word is on r_rdata
+        -- item mu_u - 1 back the clock its word is on r_rdata
         mu_v <= mu_run;
-        mu_q <= mu_u;
         if mu_run = '1' then
           mu_op <= (others => '0');
           case to_integer(mu_u) is
@@ -753,9 +775,8 @@ begin
           end case;
           if mu_u = mu_end then
             mu_run <= '0';
-          else
-            mu_u <= mu_u + 1;
           end if;
+          mu_u <= mu_u + 1;
         end if;
         -- a pop moves the head past the last stale entry of a slot
         if cap_pop = '1' then
@@ -1381,32 +1402,33 @@ begin
         -- the sequencer's write-back (no state writes the RAM meanwhile)
         if mu_v = '1' then
           r_we <= '1';
-          r_waddr <= slot & std_logic_vector(to_unsigned(upd_word(to_integer(mu_q)), 5));
+          r_waddr <= slot & std_logic_vector(to_unsigned(WB_WORD(to_integer(mu_u)), 5));
           r_wdata <= std_logic_vector(mu_sum);
-          case to_integer(mu_q) is
-            when 2 =>   -- the capture is counted
+          -- item mu_u - 1 (mu_u's comment)
+          case to_integer(mu_u) is
+            when 2 + 1 =>   -- the capture is counted
               ckind <= '0';
               lost8 <= (others => '0');
               cempty <= '0';
-            when 4 =>   -- the stamp is counted
+            when 4 + 1 =>   -- the stamp is counted
               ps <= (others => '0');
               pb <= (others => '0');
-            when 6 | 7 =>
+            when 6 + 1 | 7 + 1 =>
               -- cause_last gets the value, cause_acc ORs it in: one
               -- source for both (the read word, through the adder with
               -- mu_op = 0, is W_ZERO's for item 6: upd_rword)
               if cause_ok = '1' then r_wdata <= std_logic_vector(mu_sum) or cause_val; end if;
-            when 8 =>
+            when 8 + 1 =>
               if kind = '1' then   -- from the scratch word
                 -- (its low half through the adder: mu_op is 0 here, and
                 -- the adder is the default source anyway)
                 r_wdata <= MARKER & "00" & std_logic_vector(seq0) & std_logic_vector(mu_sum(15 downto 0));
               end if;
-            when 9 =>
+            when 9 + 1 =>
               if kind = '1' then   -- from the scratch word
                 r_wdata <= x"0000" & r_rdata(31 downto 16);
               end if;
-            when 10 =>
+            when 10 + 1 =>
               if any = '1' then r_wdata <= x"0000" & std_logic_vector(idx); end if;
             when others => null;
           end case;
