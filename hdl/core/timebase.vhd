@@ -152,21 +152,16 @@ architecture rtl of timebase is
   type delay_t is array (0 to NCH - 1) of chunks_t;
   signal dly : delay_t := (others => (others => (others => '0')));
   -- Block RAM delay lines (ALIGN_RAM): the addresses are a free-running
-  -- sequence s(t) = ls(1..0) of period 3; ls is a shift register, so
-  -- s(t-1) = ls(2..1) and s(t-2) = ls(3..2) come for free (no counters).
+  -- 8-bit LFSR sequence s(t) = ls(7..0); ls is a shift register, so
+  -- s(t-1) = ls(8..1) and s(t-2) = ls(9..2) come for free (no counters).
   -- Every RAM reads at s(t-2) (registered read: the word shows at t+1);
   -- the 3-clock line writes at s(t), the 2-clock line at s(t-1), so a
-  -- word written in clock t shows in clock t+3 (t+2). Three consecutive
-  -- values of a period-3 sequence are all different, so a read and a
-  -- write never hit one address in one clock, and a word is read before
-  -- its address comes round again: the RAMs are `_nrw` (no Yosys
-  -- collision logic). Period 3 is the least that holds: session 16 cut
-  -- the sequence from an 8-bit LFSR (10 flip-flops, 9 of them alone in a
-  -- logic cell) to 4 flip-flops; the RAMs keep their 8-bit address with
-  -- the top bits 0. Feedback ls(1) xnor ls(0) from all zeros runs
-  -- 1, 0, 0, 1, 0, 0, ... (lock-up at ones, never reached; that start
-  -- needs no reset: any state of the sequence is as good).
-  signal ls : std_logic_vector(3 downto 0) := (others => '0');
+  -- word written in clock t shows in clock t+3 (t+2). A read and a write
+  -- never hit one address in one clock (the sequence has period 255), so
+  -- the RAMs are `_nrw` (no Yosys collision logic). XNOR feedback: the
+  -- lock-up state is all ones, and the flip-flops start at all zeros
+  -- (that start needs no reset: any state of the sequence is as good).
+  signal ls : std_logic_vector(9 downto 0) := (others => '0');
   signal aligned : std_logic_vector(95 downto 0);
   -- the reset, registered here (the domain's reset net is a long route:
   -- see perout_gen); one clock later costs nothing
@@ -187,7 +182,8 @@ begin
   lfsr : process (clk)
   begin
     if rising_edge(clk) then
-      ls <= ls(2 downto 0) & (ls(1) xnor ls(0));
+      -- x^8 + x^6 + x^5 + x^4 + 1 (maximal length)
+      ls <= ls(8 downto 0) & (ls(7) xnor ls(5) xnor ls(4) xnor ls(3));
     end if;
   end process;
 
@@ -404,13 +400,13 @@ begin
       signal wa : std_logic_vector(7 downto 0);
       signal q : std_logic_vector(W - 1 downto 0);
     begin
-      wa <= "000000" & ls(1 downto 0) when NCH - 1 - j = 3 else "000000" & ls(2 downto 1);
+      wa <= ls(7 downto 0) when NCH - 1 - j = 3 else ls(8 downto 1);
       -- the memory alone in its process (GHDL 2.0 synthesis, see event_fifo)
       ram : process (clk)
       begin
         if rising_edge(clk) then
           mem_nrw(to_integer(unsigned(wa))) <= std_logic_vector(r(j));
-          q <= mem_nrw(to_integer(unsigned(ls(3 downto 2))));
+          q <= mem_nrw(to_integer(unsigned(ls(9 downto 2))));
         end if;
       end process;
       aligned((j + 1) * W - 1 downto j * W) <= q;
