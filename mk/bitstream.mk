@@ -34,7 +34,12 @@ NEXTPNR_SEED ?= 2
 # for the bitstream and for block-fit alike (so the budget counts what is
 # built). YOSYS_SYNTH: extra synth_ice40 options; YOSYS_ABC_LUT= (empty):
 # Yosys' own script, i.e. plain synth_ice40 -abc2.
-YOSYS_SYNTH ?=
+# -dffe_min_ce_use 3 (session 16): a clock enable or synchronous reset
+# shared by fewer than 3 flip-flops goes into the flip-flop's LUT, where
+# ABC can merge it with the data logic and nextpnr can pack the pair
+# (docs/bitstream.md "Session 16: small enables into LUTs"). YOSYS_SYNTH=
+# (empty) builds without it.
+YOSYS_SYNTH ?= -dffe_min_ce_use 3
 export YOSYS_SYNTH
 # nextpnr: hdl/boards/carry_ff_fill.py before packing (session 14) puts
 # flip-flops that would take a logic cell alone into the cells nextpnr
