@@ -410,14 +410,15 @@ architecture rtl of stamp_engine is
   signal err     : std_logic;
   signal cause_ok : std_logic;
   signal cause_val : std_logic_vector(31 downto 0);
+  signal ne      : unsigned(4 downto 0);       -- entries in the burst
   -- entries after idx to the ring's end (count - 1 - idx; its sign is
   -- S_PLAN0's idx >= count, S_PLAN uses it only once S_PLAN0 found
   -- idx < count)
   signal tm1     : unsigned(16 downto 0);
-  -- the words the burst may still grow by: 16 - dlen, less daddr(3..0)
+  -- the words the burst may still grow by: 16 - blen, less daddr(3..0)
   -- in a page's last 16 words (15 - daddr(3..0) = its complement at the
   -- start). One entry more fits exactly when sw <= room, a compare of two
-  -- registers: no dlen + sw (nb, bus_clk's critical path at 63.9 MHz
+  -- registers: no blen + sw (nb, bus_clk's critical path at 63.9 MHz
   -- before it was registered) and no daddr + nb for the page
   signal room    : unsigned(3 downto 0);
   signal idx_out : std_logic;                  -- idx >= count
@@ -426,14 +427,8 @@ architecture rtl of stamp_engine is
   -- one comparator for both, shared over two load clocks
   signal fld_end : unsigned(8 downto 0);
   signal fld_out : std_logic;
-  -- leading done entries found (S_READ, S_CHK); in S_PLAN the entries
-  -- the burst has grown by (its entries - 1): nd is idle there, and its
-  -- incrementer serves both (no counter of its own for the planning)
-  signal nd      : unsigned(4 downto 0);
-  -- the DMA request's length; in S_PLAN the words of the burst so far
-  -- (no request is out there: the initiator took the last one's at its
-  -- accept), so the planning needs no register of its own for them
-  signal dlen    : unsigned(4 downto 0);
+  signal blen    : unsigned(4 downto 0);       -- words in the burst
+  signal nd      : unsigned(4 downto 0);       -- leading done entries found
   signal alldone : std_logic;
   -- words to the next done word + 1: loaded with the stride and counted
   -- down to 1 (no sw - 1 in front of its load)
@@ -558,12 +553,12 @@ begin
         assert cm1(16) = '1' or (e_wrap = '1') = (idx = cm1(15 downto 0))
           report "stamp_engine: e_wrap from a stale count - 1 - idx" severity error;
       end if;
-      -- room's growth test is the burst's limits: dlen + sw <= 16 words
-      -- and, in a page's last 16 words, daddr(3..0) + dlen + sw <= 16
+      -- room's growth test is the burst's limits: blen + sw <= 16 words
+      -- and, in a page's last 16 words, daddr(3..0) + blen + sw <= 16
       if st = S_PLAN then
-        assert (sw <= room) = (to_integer(dlen) + to_integer(sw) <= 16 and
+        assert (sw <= room) = (to_integer(blen) + to_integer(sw) <= 16 and
                (daddr(9 downto 4) /= "111111" or
-                to_integer(daddr(3 downto 0)) + to_integer(dlen) + to_integer(sw) <= 16))
+                to_integer(daddr(3 downto 0)) + to_integer(blen) + to_integer(sw) <= 16))
           report "stamp_engine: room is not the burst's limits" severity error;
       end if;
       if st = S_CHK and cap_empty = '0' then
@@ -669,7 +664,7 @@ begin
         acar <= '0';
         r_waddr <= (others => '0');
         r_wdata <= (others => '0');
-        dlen <= (others => '0');
+        d_len <= (others => '0');
         slot <= (others => '0');
         kind <= '0';
         mu_run <= '0';
@@ -734,6 +729,8 @@ begin
         err <= '0';
         cause_ok <= '0';
         cause_val <= (others => '0');
+        ne <= (others => '0');
+        blen <= (others => '0');
         nd <= (others => '0');
         alldone <= '0';
         wc <= (others => '0');
@@ -979,7 +976,7 @@ begin
               if cause_en = '1' and kind = '1' then
                 dv <= '1';
                 dwr <= '0';
-                dlen <= "00001";
+                d_len <= "00001";
                 cause_busy <= '1';
               end if;
               step <= (others => '0');
@@ -996,7 +993,7 @@ begin
               rearm <= '0';
               dv <= '1';
               dwr <= '0';
-              dlen <= "00001";
+              d_len <= "00001";
               st <= S_CAUSE;
             end if;
 
@@ -1049,8 +1046,8 @@ begin
               -- is S_PLAN's)
               daddr(29 downto 0) <= esum(29 downto 0);
               acar <= esum(30);
-              nd <= (others => '0');
-              dlen <= to_unsigned(1, 5);
+              ne <= to_unsigned(1, 5);
+              blen <= to_unsigned(1, 5);
               if esum(9 downto 4) = "111111" then
                 room <= not esum(3 downto 0);
               else
@@ -1065,7 +1062,7 @@ begin
             daddr(61 downto 30) <= unsigned(r_rdata);
             -- grow the burst by one entry while it stays within 16 words,
             -- the 4 KiB page and the ring's end (lim stops the stamps).
-            -- nd < 16, so "nd < x" needs only x's low 5 bits beside x >= 32;
+            -- ne <= 16, so "ne <= x" needs only x's low 5 bits beside x >= 32;
             -- with at most 16 words the burst can cross the page only from
             -- its last 16 words (daddr(9 downto 4) all ones)
             if acar = '1' then
@@ -1073,15 +1070,16 @@ begin
               -- pass ends here (section 3 of docs/stamping.md)
               st <= S_UPD;
               step <= (others => '0');
-            elsif (tm1(15 downto 5) /= 0 or nd < tm1(4 downto 0)) and
+            elsif (tm1(15 downto 5) /= 0 or ne <= tm1(4 downto 0)) and
                sw(7 downto 4) = 0 and sw(3 downto 0) <= room then
-              nd <= nd + 1;
+              ne <= ne + 1;
               -- (sw <= 15 here: sw <= room)
-              dlen <= dlen + resize(sw, 5);
+              blen <= blen + resize(sw, 5);
               room <= room - sw(3 downto 0);
             else
               dv <= '1';
               dwr <= '0';
+              d_len <= std_logic_vector(blen);
               -- (with cause_en a takeover still wants its cause read)
               if cause_en = '0' then
                 rearm <= '0';
@@ -1215,7 +1213,7 @@ begin
               acar <= esum(30);
               dv <= not esum(30);
               dwr <= '1';
-              dlen <= "00010";
+              d_len <= "00010";
               wsel <= '0';
               wsel2 <= '0';
               st <= S_WRITE;
@@ -1450,7 +1448,6 @@ begin
   d_valid   <= dv;
   d_write   <= dwr;
   d_addr    <= std_logic_vector(daddr);
-  d_len     <= std_logic_vector(dlen);
   d_wd_data <= r_rdata when wsel = '0' else stamp_hi;
   busy      <= '0' when st = S_IDLE and cap_empty = '1' else '1';
   init      <= '1' when st = S_INIT else '0';
