@@ -26,9 +26,9 @@
 -- us_since and the stamps, written digit by digit from the adder; 2^31 - 1
 -- is a constant of its contents).
 -- All per-edge arithmetic (gap test, 64-step remainder, fold, absolute
--- value, threshold compares, the lock-run test, gain multiplies, saturating
--- sums, the PPS-loss test and its microsecond count, the counters
--- edges/rejects/losses/steps/gap glitches) goes through that adder. The counters live in the register
+-- value, threshold compares, gain multiplies, saturating sums, the PPS-loss
+-- test and its microsecond count, the counters edges/rejects/losses/steps/
+-- gap glitches) goes through that adder. The counters live in the register
 -- RAM: an INC step reads one (par), adds one, and hands it back on cnt_req
 -- until cnt_ack. The results the register file shows (offset, frequency,
 -- step, the accepted stamp) leave the same way, one 32-bit word of r at a
