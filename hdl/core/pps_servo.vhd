@@ -122,7 +122,7 @@ architecture rtl of pps_servo is
   --   MFIX  final restore (r < 0: r += interval)
   --   FOLD1 2r + interval(0) - interval >= 0?   FOLD2 r -= interval if so; err := r
   --   ABSE   r := |err|     CMP_S/CMP_L/CMP_R  r - step/lock/reject threshold
-  --   LCNT  lock_count + not run <= 0? (run + 1 >= lock_count)
+  --   LCNT  run+1 against lock_count (8-bit compare, no adder)
   --   NEG   r := -err, the step        SGN  r := its sign (0 or all ones)
   --   LOADK the gain for the next multiply (ki, kp or kf)
   --   MULT  16 times r := 2r + mant bit * |err| (MSB first)
@@ -143,7 +143,7 @@ architecture rtl of pps_servo is
                  CNTW, M0, DECIDE, RSHF, WAIT_ACK, STPI, FRQ, HLD2,
                  CMP_S, CMP_L, CMP_R, FOLD1, LCNT, LOADK, SH1, INC,
                  MODS, MFIX, FOLD2, ABSE, NEG, SGN, MULT, SATP, ACC, SATA, HLD);
-  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_PEND, A_NRUN);
+  type asel_t is (A_R, A_SH, A_ZERO, A_NR, A_PEND);
   type bsel_t is (B_ZERO, B_PAR, B_RAM);
   -- the datapath's digit width: r, the operands, the adder and the servo
   -- RAM's words are DW bits wide; an operation runs over ND digits of r
@@ -281,11 +281,10 @@ architecture rtl of pps_servo is
   signal a, b : unsigned(DW - 1 downto 0);
   signal s18 : unsigned(DW + 1 downto 0);
   signal cin : std_logic;
-  signal pend48, run48 : unsigned(47 downto 0);
+  signal pend48 : unsigned(47 downto 0);
   signal pend_base : unsigned(7 downto 0);   -- pend, less a digit the adder takes now
 begin
   pend48 <= resize(pend, 48);
-  run48 <= resize(run, 48);
   -- pend enters the adder at LS1's first T_DIG and restarts at 0 (that
   -- clock's tick counts in the new pend). With DW < 8 it takes two or more
   -- digits: each restarts as it goes in, and the ticks of the clocks in
@@ -406,13 +405,8 @@ begin
         if us_zero = '0' then
           d_bsel <= B_RAM;
         end if;
-      when LCNT =>
-        -- lock_count - run - 1 = lock_count + not run (48 bits): <= 0 iff
-        -- run + 1 >= lock_count. On the adder, not an 8-bit increment and
-        -- compare of their own (session 17: 34 LUTs, 14 carries with run)
-        d_asel <= A_NRUN; d_bsel <= B_PAR; d_wr <= '0';
       when others =>
-        d_wr <= '0';           -- LOADK: r rotates back to itself
+        d_wr <= '0';           -- LCNT, LOADK: r rotates back to itself
     end case;
   end process;
 
@@ -489,12 +483,6 @@ begin
       when A_R => a <= r(DW - 1 downto 0);
       when A_SH => a <= r(DW - 2 downto 0) & shin;
       when A_NR => a <= not r(DW - 1 downto 0);
-      when A_NRUN =>
-        -- not run, extended over the digits with ones
-        a <= (others => '1');
-        for i in 0 to (8 + DW - 1) / DW - 1 loop
-          if wd = i then a <= not run48(i * DW + DW - 1 downto i * DW); end if;
-        end loop;
       when A_PEND =>
         a <= (others => '0');
         for i in 0 to (8 + DW - 1) / DW - 1 loop
@@ -778,7 +766,11 @@ begin
           f_rej <= not neg_f and not z_f;   -- |err| > reject_thresh
           seq <= LCNT;
         when LCNT =>
-          f_rc <= neg_f or z_f;             -- run + 1 >= lock_count
+          if run + 1 >= unsigned(par_q(7 downto 0)) then
+            f_rc <= '1';
+          else
+            f_rc <= '0';
+          end if;
           seq <= DECIDE;
 
         when NEG =>
