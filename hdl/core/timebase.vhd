@@ -230,17 +230,6 @@ begin
     signal alo  : unsigned(PB downto 0);
     signal dhinc : unsigned(W - 1 - PB downto 0);
     signal pj : chunk_t;
-    -- dinc, dhinc and the gp chunk's period + data (lo), registered every
-    -- clock: chunk j of cmd_data is the same in t0+j and t0+j+1, so in
-    -- t0+j+1 (en) they hold this command's values. In clock_tb_domain the
-    -- data is a block RAM's read (session 17): RAM clock-to-out and route
-    -- (4.1 ns) in front of the chains into a(j) was the worst tb_clk path
-    -- of the PCI board, 8.19 ns. Each flip-flop sits behind its chain's
-    -- own sum LUT (in its logic cell).
-    signal dinc_q : unsigned(W - 1 downto 0);
-    signal dhinc_q : unsigned(W - 1 - PB downto 0);
-    signal lo_q : unsigned(PB downto 0);
-    signal alo_i : unsigned(PB downto 0);
   begin
     first : if j = 0 generate
       cin  <= '0';
@@ -260,8 +249,7 @@ begin
     asum <= ('0' & pj) + ('0' & chunk(data, j)) + ("" & ecin);
     rsum <= ('0' & r(j)) + ('0' & a(j)) + ("" & cin);
     dinc <= chunk(data, j) + 1;
-    alo_i <= ('0' & lo_q(PB - 1 downto 0)) + ("" & ecin);
-    alo <= (alo_i(PB) or lo_q(PB)) & alo_i(PB - 1 downto 0);
+    alo <= ('0' & pj(PB - 1 downto 0)) + ('0' & chunk(data, j)(PB - 1 downto 0)) + ("" & ecin);
     dhinc <= chunk(data, j)(W - 1 downto PB) + 1;
 
     process (clk)
@@ -317,9 +305,9 @@ begin
             -- ecin: ec(j - 1) -> feed-in -> 16-bit chain -> a(j), the shape
             -- of the worst tb_clk path of the PCI board at seed 2 of
             -- session 14's merge, chunk 2's, 8.0 ns). Still one LUT per
-            -- bit: en, ecin, the data bit and dinc_q's.
+            -- bit: en, ecin, the data bit and the chain's carry.
             if ecin = '1' then
-              a(j) <= dinc_q;
+              a(j) <= dinc;
             else
               a(j) <= chunk(data, j);
             end if;
@@ -332,7 +320,7 @@ begin
             -- (8.1 ns) and of the hx8k board at seed 1 (8.2 ns).)
             a(j)(PB - 1 downto 0) <= alo(PB - 1 downto 0);
             if alo(PB) = '1' then
-              a(j)(W - 1 downto PB) <= dhinc_q;
+              a(j)(W - 1 downto PB) <= dhinc;
             else
               a(j)(W - 1 downto PB) <= chunk(data, j)(W - 1 downto PB);
             end if;
@@ -343,8 +331,6 @@ begin
           a(j) <= pj;
         end if;
 
-        dinc_q <= dinc;
-        dhinc_q <= dhinc;
         c(j) <= rsum(W);
         if set(j) = '1' then
           r(j) <= a(j);
@@ -368,7 +354,6 @@ begin
       process (clk)
       begin
         if rising_edge(clk) then
-          lo_q <= lo;
           -- carry out of period + data with no carry in: out of the low
           -- PB bits, and through the data bits above (period bits zero)
           if lo(PB) = '1' and dj(W - 1 downto PB) = (W - 1 downto PB => '1') then
@@ -391,7 +376,6 @@ begin
     no_gp : if not (j * W < 40 and (j + 1) * W > 40) generate
       gen_c(j)  <= '0';
       prop_c(j) <= '0';
-      lo_q <= (others => '0');
     end generate;
 
     -- the period: only the 40 bits a period has are flip-flops
