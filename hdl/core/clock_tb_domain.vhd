@@ -119,25 +119,7 @@ architecture rtl of clock_tb_domain is
   -- so the word stays put in the crossing that long, and only then is it
   -- taken (and otherwise ignored). 32 lone flip-flops fewer, and SET and
   -- PERIOD need no M_CMD message after their data.
-  -- Session 17: the staged ns word (64 bits, its 16-bit chunks 2..5 of the
-  -- command word) is not 64 flip-flops but two 256 x 16 block RAMs, one per
-  -- half of a message word: st_a_nrw holds chunks 2 (the LO message's bits
-  -- 15..0, word 0) and 4 (the HI message's, word 1), st_b_nrw chunks 3 and
-  -- 5 (bits 31..16). Each reader takes a chunk in given clocks only: the
-  -- timebase chunk j in t0+j and t0+j+1 (cmd_stage), so chunks 2 and 4
-  -- (and 3 and 5) never overlap; perout_gen start chunk 0 (a), 1 (b), 2
-  -- (a) in the arm's clock and the two after. The RAMs' read registers
-  -- present them: the read address is word 0 except where a reader needs
-  -- word 1 in the next clock (st_hi_a, st_hi_b). The write is a clock after
-  -- the strobe (msg is held 3 tb_clk), its enable a flip-flop; a read of
-  -- the word being written is never used (readers come a message later),
-  -- hence `_nrw`.
-  type st_mem_t is array (0 to 255) of std_logic_vector(15 downto 0);
-  signal st_a_nrw, st_b_nrw : st_mem_t := (others => (others => '0'));
-  signal st_is, st_is_hi, st_we, st_hi_a, st_hi_b : std_logic := '0';
-  signal st_wa, st_ra_a, st_ra_b : std_logic_vector(7 downto 0);
-  signal st_qa, st_qb : std_logic_vector(15 downto 0);   -- registered reads, no initial value
-  signal tb_stage : std_logic_vector(96 / TB_W - 1 downto 0);
+  signal stage_r   : std_logic_vector(95 downto 32) := (others => '0');
   -- the waiting message is M_SET_FRAC / M_PER_FRAC, decoded from msg a
   -- clock ahead (msg is stable two clocks before msg_pend rises), and its
   -- command has been started
@@ -218,57 +200,16 @@ begin
     port map (clk => clk, rst => rst, cmd_valid => tb_valid, cmd_op => tb_op,
               cmd_data => tb_data, cmd_ready => tb_ready, time_ns => time_ns,
               time_frac => open, frac_early => frac_early, time_skew => time_skew,
-              frac_skew => open, period => open, cmd_stage => tb_stage);
+              frac_skew => open, period => open);
 
   msg_ready <= tb_ready and not tb_valid and not ((go_set or go_per) and not go_done);
-  -- the command word is the staging RAMs and the waiting message: neither
+  -- the command word is the staging register and the waiting message: neither
   -- can change while the command is in flight because no message is taken
   -- until tb_ready.
   -- Layout: SET ns(95..32) frac(31..0); ADJUST ns(95..32) (the timebase
   -- ignores the fraction: ADJ_FRAC false, so M_CMD's word there is harmless);
   -- PERIOD ns(39..32) frac(31..0) (the timebase ignores bits 95..40).
-  tb_data <= st_qb & st_qa & st_qb & st_qa & msg(31 downto 0);
-
-  -- the staged ns word (see st_a_nrw): word 1 where chunk 4 (a) or 5 (b)
-  -- is read next clock, i.e. t0+3..4 (a) and t0+4..5 (b) of a command,
-  -- and the clock after an arm (a)
-  st_ctl : process (clk)
-  begin
-    if rising_edge(clk) then
-      st_hi_a <= tb_stage(1) or tb_stage(2) or po_arm;
-      st_hi_b <= tb_stage(2) or tb_stage(3);
-      st_we   <= msg_valid and st_is;
-      case to_integer(unsigned(msg(36 downto 32))) is
-        -- PERIOD: the timebase reads bits 39..32 only, so the whole ns
-        -- word goes in unmasked
-        when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => st_is <= '1'; st_is_hi <= '0';
-        when M_SET_HI | M_ADJ_HI | M_PO_HI => st_is <= '1'; st_is_hi <= '1';
-        when others => st_is <= '0'; st_is_hi <= '0';
-      end case;
-    end if;
-  end process;
-  st_wa   <= "0000000" & st_is_hi;
-  st_ra_a <= "0000000" & st_hi_a;
-  st_ra_b <= "0000000" & st_hi_b;
-  -- each memory alone in its process (GHDL 2.0 synthesis, see event_fifo)
-  st_ram_a : process (clk)
-  begin
-    if rising_edge(clk) then
-      if st_we = '1' then
-        st_a_nrw(to_integer(unsigned(st_wa))) <= msg(15 downto 0);
-      end if;
-      st_qa <= st_a_nrw(to_integer(unsigned(st_ra_a)));
-    end if;
-  end process;
-  st_ram_b : process (clk)
-  begin
-    if rising_edge(clk) then
-      if st_we = '1' then
-        st_b_nrw(to_integer(unsigned(st_wa))) <= msg(31 downto 16);
-      end if;
-      st_qb <= st_b_nrw(to_integer(unsigned(st_ra_b)));
-    end if;
-  end process;
+  tb_data <= stage_r & msg(31 downto 0);
 
   decode : process (clk)
     variable a : msg_addr_t;
@@ -327,9 +268,10 @@ begin
         a := to_integer(unsigned(msg(36 downto 32)));
         d := msg(31 downto 0);
         case a is
-          -- (staged in st_a_nrw / st_b_nrw, see st_ctl)
-          when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => null;
-          when M_SET_HI | M_ADJ_HI | M_PO_HI => null;
+          -- PERIOD: the timebase reads bits 39..32 only, so the whole ns
+          -- word goes in unmasked (no multiplexer on bits 63..40)
+          when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => stage_r(63 downto 32) <= d;
+          when M_SET_HI | M_ADJ_HI | M_PO_HI => stage_r(95 downto 64) <= d;
           when M_SET_FRAC | M_PER_FRAC => null;   -- used while it waited (go_*)
           when M_PPS_CFG   => pps_en <= d(0) or d(1); pps_fall <= d(2);
           when M_PPS_MINW  => pps_minw <= unsigned(d(15 downto 0));
@@ -355,7 +297,7 @@ begin
         end case;
       end if;
 
-      -- SET / PERIOD on the waiting fraction message (see tb_data); a
+      -- SET / PERIOD on the waiting fraction message (see stage_r); a
       -- message is taken only with msg_ready, never in a clock with
       -- msg_pend and this start
       if msg_valid = '1' then
@@ -578,7 +520,7 @@ begin
 
   po : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => po_arm, enable => po_en,
-              start_a => unsigned(st_qa), start_b => unsigned(st_qb), wr_period => po_wr_period,
+              start_ns => unsigned(stage_r(95 downto 32)), wr_period => po_wr_period,
               wr_width => po_wr_width, wr_data => unsigned(msg(31 downto 0)),
               time_skew => time_skew, dout => perout, next_ns => po_next);
 end architecture;

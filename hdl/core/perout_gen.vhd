@@ -59,14 +59,7 @@ entity perout_gen is
     rst       : in  std_logic;
     arm       : in  std_logic;                 -- strobe: take the values below
     enable    : in  std_logic;                 -- with arm: 0 stops the output
-    -- the start time's ns 47..0, one 16-bit chunk per clock: bits 15..0
-    -- on start_a in the arm's clock, 31..16 on start_b in the next, 47..32
-    -- on start_a in the one after (read in those clocks only). The compare
-    -- reads target chunk k first k+1 clocks after the arm, so a chunk-wise
-    -- load keeps every latency; the caller holds the start in two block
-    -- RAMs, not 48 flip-flops (clock_tb_domain, session 17)
-    start_a   : in  unsigned(15 downto 0);
-    start_b   : in  unsigned(15 downto 0);
+    start_ns  : in  unsigned(63 downto 0);
     -- period and width are written, not held on ports: a strobe takes
     -- wr_data's low half in its clock and the high half in the next, so
     -- wr_data must stay unchanged for that clock too (clock_tb_domain: the
@@ -302,20 +295,10 @@ begin
           cmp_ok <= (others => '0');  -- the compares in flight use a partial target
           fire_q <= '0';
       end case;
-      -- the start, chunk by chunk (see start_a); loaded on a disarm too,
-      -- where nothing reads it (no enable term in front of 48 flip-flops)
-      if arm = '1' then
-        ntarget(15 downto 0) <= not start_a;
-      end if;
-      if fill1 = '1' then
-        ntarget(31 downto 16) <= not start_b;
-      end if;
-      if fill2 = '1' then
-        ntarget(47 downto 32) <= not start_a;
-      end if;
       if arm = '1' then
         q <= '0';
         if enable = '1' then
+          ntarget <= not start_ns(47 downto 0);
           state   <= WAIT_RISE;
           cmp_ok  <= (others => '0');
           fire_q  <= '0';

@@ -33,9 +33,7 @@
 -- One command at a time: cmd_ready is low while one is in flight, and
 -- cmd_op/cmd_data must stay unchanged until cmd_ready is high again (the
 -- chunks read them at their skewed clocks; keeping them is the caller's
--- job so the 96-bit word is not stored twice). Of cmd_data only chunk j
--- in clocks t0+j and t0+j+1 is read (cmd_stage), so the caller may hold
--- it chunk by chunk (clock_tb_domain: two block RAMs, session 17).
+-- job so the 96-bit word is not stored twice).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -85,12 +83,7 @@ entity timebase is
     -- snapshot latches each chunk at its own clock, so it needs neither
     -- time_frac's nor frac_early's alignment flip-flops
     frac_skew : out unsigned(31 downto 0);
-    period    : out unsigned(39 downto 0);           -- increment in use
-    -- the command's pipeline: bit k is high in clock t0+1+k of a command
-    -- accepted in clock t0. Chunk j of cmd_data is read in clocks t0+j and
-    -- t0+j+1 only, so a caller may present the chunks one after another
-    -- (clock_tb_domain reads ns chunks 2..5 from two block RAMs by these)
-    cmd_stage : out std_logic_vector(96 / W - 1 downto 0));
+    period    : out unsigned(39 downto 0));          -- increment in use
 end entity;
 
 architecture rtl of timebase is
@@ -436,5 +429,4 @@ begin
   time_ns   <= unsigned(aligned(95 downto 32));
   time_frac <= unsigned(aligned(31 downto 0));
   period    <= unsigned(p96(39 downto 0));
-  cmd_stage <= stage(NCH - 1 downto 0);
 end architecture;

@@ -19,11 +19,6 @@ architecture sim of tb_perout_gen is
   signal wr_period, wr_width : std_logic := '0';
   signal wr_data : unsigned(31 downto 0) := (others => '0');
   signal done : boolean := false;
-  -- the start, chunk by chunk as clock_tb_domain's staging RAMs give it
-  -- (chunk 0 on a in the arm's clock, 1 on b in the next, 2 on a in the
-  -- one after); unknown in every other clock, so a read then fails
-  signal start_a, start_b : unsigned(15 downto 0);
-  signal arm_d1, arm_d2 : std_logic := '0';
   -- a time step (a set) of the ideal counter
   signal jump : boolean := false;
   signal jump_to : unsigned(63 downto 0) := (others => '0');
@@ -47,15 +42,8 @@ begin
     time_skew(16 * k + 15 downto 16 * k) <= ahead(16 * k + 15 downto 16 * k);
   end generate;
 
-  arm_d1 <= arm when rising_edge(clk);
-  arm_d2 <= arm_d1 when rising_edge(clk);
-  start_a <= start_ns(15 downto 0) when arm = '1' else
-             start_ns(47 downto 32) when arm_d2 = '1' else (others => 'X');
-  start_b <= start_ns(31 downto 16) when arm_d1 = '1' else (others => 'X');
-
   dut : entity work.perout_gen
-    port map (clk => clk, rst => rst, arm => arm, enable => enable,
-              start_a => start_a, start_b => start_b,
+    port map (clk => clk, rst => rst, arm => arm, enable => enable, start_ns => start_ns,
               wr_period => wr_period, wr_width => wr_width, wr_data => wr_data, time_skew => time_skew, dout => dout,
               next_ns => next_ns);
 
