@@ -14,6 +14,19 @@
 # with I1/I2/I3 on the carry's own nets (the cell's I1/I2 feed the carry
 # anyway, and I3 is its carry in), and moves the flip-flop's D onto that
 # LUT: the packer then puts LUT, flip-flop and carry into one cell.
+# Two more kinds of carry cell get such a fill (session 17):
+# - a chain's first carry with a constant carry in (a compare's first
+#   bit): nextpnr pairs it with the one logic cell whose I1/I2 are its
+#   operands, if exactly one is; the fill is made to be that one;
+# - a chain fed from the fabric (its first carry in is a signal x, e.g. an
+#   incrementer's bit 1, whose carry in is bit 0): nextpnr would add a
+#   feed-in cell below it after packing (a carry on x with carry in 1, its
+#   LUT and flip-flop empty, too late for any fill). The script makes that
+#   feed-in itself, as a carry G (operands x and 0, carry in 1: carry out
+#   x) under the chain, and a fill whose I1 is x and I2 free, which the
+#   packer pairs with G; the chain and its first sum LUT read x from G.
+# tests/bitstream/carry_fill_equiv.sh proves a placed probe with all three
+# kinds equal to its HDL.
 #
 # What it leaves alone, and why:
 # - flip-flops whose D comes from a pad, a global or a carry: a pad's
@@ -117,10 +130,56 @@ def _free(carry):
     would be merged into it."""
     ci = _net(carry, "CI")
     if _is_const(ci):
-        return False                       # no LUT can take it (CIN_CONST)
+        return False                       # _const_free's case
     if any(u.cell.type == "SB_LUT4" and str(u.port) == "I3" for u in ci.users):
         return False
     return not (_small_lut(_net(carry, "I0")) or _small_lut(_net(carry, "I1")))
+
+
+def _luts_on(net_i1, net_i2):
+    """LUTs whose I1 reads net_i1 and whose I2 reads net_i2 (None: I2 not
+    connected or tied to 0, as the packer sees it after merging constants)."""
+    found = []
+    for u in net_i1.users:
+        if u.cell.type != "SB_LUT4" or str(u.port) != "I1":
+            continue
+        i2 = _net(u.cell, "I2")
+        if (net_i2 is None and _key(i2) == "GND") or \
+                (net_i2 is not None and _key(i2) == str(net_i2.name)):
+            found.append(u.cell)
+    return found
+
+
+def _const_free(carry):
+    """A carry whose carry in is a constant and that the packer gives a
+    cell of its own. With a constant carry in nextpnr pairs the carry with
+    the one logic cell whose I1/I2 are its operands, if exactly one is
+    (pack_carries); a chain's first compare carry has none. Only carries
+    on two signal operands: a constant operand would route a constant."""
+    if not _is_const(_net(carry, "CI")):
+        return False
+    a, b = _net(carry, "I0"), _net(carry, "I1")
+    if _is_const(a) or _is_const(b) or _luts_on(a, b):
+        return False
+    return not (_small_lut(a) or _small_lut(b))
+
+
+def _fed(carry):
+    """The chain starting at this carry is fed from the fabric: its carry
+    in is a signal x, not a constant or another carry's out (an
+    incrementer's bit 1, whose carry in is bit 0). nextpnr legalises that
+    with a feed-in cell of its own below the chain (chains.cc: a carry on x
+    with carry in 1, its LUT and flip-flop empty). The feed-in is made here
+    instead, as a carry G with operands x and 0 and constant carry in 1 (so
+    its carry out is x), which the packer pairs with the one cell whose I1
+    is x and whose I2 is free: a fill made for it. Not when another LUT
+    reads x on I1 with I2 free (the pairing would not be unique)."""
+    ci = _net(carry, "CI")
+    if _is_const(ci) or ci.driver.cell is None or ci.driver.cell.type == "SB_CARRY":
+        return False
+    if ci.driver.cell.type in ("GND", "VCC"):
+        return False
+    return not _luts_on(ci, None)
 
 
 # chains: follow CO -> CI
@@ -191,14 +250,72 @@ def _near_nets(ff):
 
 
 near = {str(ff.name): _near_nets(ff) for ff in lone}
+
+
+def _fill_lut(name, d, ins):
+    """A LUT passing I0 (the flip-flop's D) with the given nets on I1..I3."""
+    lut = ctx.createCell(name, "SB_LUT4")
+    lut.setParam("LUT_INIT", "1010101010101010")
+    for p in ("I0", "I1", "I2", "I3"):
+        lut.addInput(p)
+    lut.addOutput("O")
+    ctx.connectPort(d.name, name, "I0")
+    for lp, n in ins:
+        if n is not None and not _is_const(n):
+            ctx.connectPort(n.name, name, lp)
+    o = ctx.createNet(name + "$o")
+    ctx.connectPort(o.name, name, "O")
+    return o
+
+
+def _feed_in(c0):
+    """Carry G below the chain start c0: operands x and nothing (0), carry
+    in constant 1, so its carry out is x; c0 and its sum LUT then read x
+    from G's carry out instead."""
+    x = _net(c0, "CI")
+    # c0's sum LUT: any LUT reading x on I3 with c0's operands on I1/I2
+    sums = [u.cell for u in x.users if u.cell.type == "SB_LUT4" and str(u.port) == "I3"
+            and _key(_net(u.cell, "I1")) == _key(_net(c0, "I0"))
+            and _key(_net(u.cell, "I2")) == _key(_net(c0, "I1"))]
+    sum_lut = sums[0] if sums else None
+    g = "%s$feed" % c0.name
+    gc = ctx.createCell(g, "SB_CARRY")
+    for p in ("I0", "I1", "CI"):
+        gc.addInput(p)
+    gc.addOutput("CO")
+    one = ctx.createCell(g + "$one", "VCC")
+    one.addOutput("Y")
+    vn = ctx.createNet(g + "$1")
+    ctx.connectPort(vn.name, g + "$one", "Y")
+    ctx.connectPort(vn.name, g, "CI")
+    ctx.connectPort(x.name, g, "I0")
+    co = ctx.createNet(g + "$co")
+    ctx.connectPort(co.name, g, "CO")
+    ctx.disconnectPort(c0.name, "CI")
+    ctx.connectPort(co.name, c0.name, "CI")
+    if sum_lut is not None:
+        ctx.disconnectPort(sum_lut.name, "I3")
+        ctx.connectPort(co.name, sum_lut.name, "I3")
+    return g, x
+
+
 taken = set()
 n_fill = 0
 n_free = 0
+n_feed = 0
+n_const = 0
 for chain in chains:
-    free = [c for c in chain if _free(c)]
-    if not free:
+    # ("feed", c0): a feed-in made here; ("const", c0): a constant carry in;
+    # ("free", c): a carry alone
+    slots = []
+    if _fed(chain[0]):
+        slots.append(("feed", chain[0]))
+    elif _const_free(chain[0]):
+        slots.append(("const", chain[0]))
+    slots += [("free", c) for c in chain if _free(c)]
+    if not slots:
         continue
-    n_free += len(free)
+    n_free += len(slots)
     ctrl = set()
     chain_nets = set()
     for c in chain:
@@ -231,24 +348,102 @@ for chain in chains:
             continue
         want = max(count, key=lambda k: count[k])
     cands = sorted((h, n, ff) for h, n, ff in cands if _ctrl(ff) == want)
-    for c, (_, _, pick) in zip(free, cands):
+    for (kind, c), (_, _, pick) in zip(slots, cands):
         taken.add(str(pick.name))
-        name = "%s$fill" % c.name
-        lut = ctx.createCell(name, "SB_LUT4")
-        lut.setParam("LUT_INIT", "1010101010101010")
-        for p in ("I0", "I1", "I2", "I3"):
-            lut.addInput(p)
-        lut.addOutput("O")
         d = _net(pick, "D")
-        ctx.connectPort(d.name, name, "I0")
-        for lp, cp in (("I1", "I0"), ("I2", "I1"), ("I3", "CI")):
-            n = _net(c, cp)
-            if n is not None and not (cp == "CI" and _is_const(n)):
-                ctx.connectPort(n.name, name, lp)
-        o = ctx.createNet(name + "$o")
-        ctx.connectPort(o.name, name, "O")
+        if kind == "feed":
+            g, x = _feed_in(c)
+            o = _fill_lut("%s$fill" % g, d, [("I1", x)])
+            n_feed += 1
+        elif kind == "const":
+            o = _fill_lut("%s$fill" % c.name, d, [("I1", _net(c, "I0")), ("I2", _net(c, "I1"))])
+            n_const += 1
+        else:
+            o = _fill_lut("%s$fill" % c.name, d,
+                          [("I1", _net(c, "I0")), ("I2", _net(c, "I1")), ("I3", _net(c, "CI"))])
         ctx.disconnectPort(pick.name, "D")
         ctx.connectPort(o.name, pick.name, "D")
         n_fill += 1
+
+
+# Pass-outs. A chain's carry out read by the fabric leaves through a cell
+# above the chain's last carry whose LUT passes I3 (its carry in) to O:
+# nextpnr adds one after packing unless the carry out's one load is a LUT
+# reading it on I3, which then joins the chain (chains.cc). Two kinds are
+# made to join here:
+# - the load is a flip-flop alone: a LUT passing I3 goes in front of it
+#   (LUT and flip-flop pack into one cell, which joins the chain);
+# - the load is one LUT that is no sum LUT of a chain itself: its inputs are
+#   permuted so that the carry out is on I3.
+# Either saves the pass-out cell; where the joined cell's flip-flop does
+# not suit the chain's last tile, nextpnr splits the chain there and adds
+# a pass-out as before (no loss).
+def _permute_init(init, perm):
+    """LUT_INIT for inputs permuted: new input perm[i] is old input i."""
+    bits = [(init >> i) & 1 for i in range(16)]
+    out = 0
+    for n in range(16):
+        o = 0
+        for i in range(4):
+            if (n >> perm[i]) & 1:
+                o |= 1 << i
+        if bits[o]:
+            out |= 1 << n
+    return out
+
+
+def _init_of(lut):
+    v = dict((str(k), v) for k, v in lut.params)["LUT_INIT"]
+    v = str(v)
+    return int(v, 2) if set(v) <= {"0", "1"} else int(v)
+
+
+def _is_sum_lut(lut):
+    """The LUT reads a carry's carry in on I3 with that carry's operands on
+    I1/I2 (the packer pairs them), or reads a carry out on I3 already."""
+    i3 = _net(lut, "I3")
+    if i3 is None or _is_const(i3):
+        return False
+    if i3.driver.cell is not None and i3.driver.cell.type == "SB_CARRY":
+        return True
+    return any(u.cell.type == "SB_CARRY" and str(u.port) == "CI" for u in i3.users)
+
+
+n_pass_ff = 0
+n_pass_lut = 0
+for c in carries:
+    co = _net(c, "CO")
+    if co is None or len(co.users) != 1:
+        continue
+    u = co.users[0]
+    if u.cell.type in FF_TYPES and str(u.port) == "D":
+        name = "%s$out" % c.name
+        lut = ctx.createCell(name, "SB_LUT4")
+        lut.setParam("LUT_INIT", "1111111100000000")
+        for p in ("I0", "I1", "I2", "I3"):
+            lut.addInput(p)
+        lut.addOutput("O")
+        ff = u.cell
+        ctx.disconnectPort(ff.name, "D")
+        ctx.connectPort(co.name, name, "I3")
+        o = ctx.createNet(name + "$o")
+        ctx.connectPort(o.name, name, "O")
+        ctx.connectPort(o.name, ff.name, "D")
+        n_pass_ff += 1
+    elif u.cell.type == "SB_LUT4" and str(u.port) in ("I0", "I1", "I2") and not _is_sum_lut(u.cell):
+        lut = u.cell
+        k = int(str(u.port)[1])
+        i3 = _net(lut, "I3")
+        perm = [0, 1, 2, 3]
+        perm[k], perm[3] = 3, k
+        lut.setParam("LUT_INIT", format(_permute_init(_init_of(lut), perm), "016b"))
+        ctx.disconnectPort(lut.name, str(u.port))
+        if i3 is not None:
+            ctx.disconnectPort(lut.name, "I3")
+            ctx.connectPort(i3.name, lut.name, "I%d" % k)
+        ctx.connectPort(co.name, lut.name, "I3")
+        n_pass_lut += 1
 print("carry_ff_fill: %d carries without a LUT in %d chains, %d lone flip-flops, %d moved in"
-      % (n_free, len(chains), len(lone), n_fill))
+      " (%d into feed-ins made here, %d beside a constant carry in); carry outs joined"
+      " to their chains: %d through a LUT made here, %d by a LUT's input order"
+      % (n_free, len(chains), len(lone), n_fill, n_feed, n_const, n_pass_ff, n_pass_lut))

@@ -5,7 +5,12 @@
 -- logic cell of its own, beside flip-flops that would take one each
 -- (q and r load from other flip-flops, not from a LUT of their own). The
 -- script moves those into the carries' cells; the check proves the
--- placed bitstream equal to this design.
+-- placed bitstream equal to this design. The sum's first carry has a
+-- constant carry in (0) and no LUT; the counter c's chain is fed from the
+-- fabric (bit 0 is the carry into bit 1), so the script makes its feed-in
+-- and fills it with p2 (a copy of p1, same clock enable as c). The sum's
+-- carry out goes to one flip-flop (o), cy's to one LUT on its I0 (lx):
+-- the script joins both to their chains.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -17,14 +22,33 @@ entity carry_fill_probe is
     d    : in  std_logic_vector(3 downto 0);
     e    : in  std_logic;
     ovf  : out std_logic;
-    q, r : out std_logic_vector(3 downto 0));
+    q, r : out std_logic_vector(3 downto 0);
+    cq   : out std_logic_vector(5 downto 0);
+    w, v : out std_logic;
+    lt   : out std_logic);
 end entity;
 
 architecture rtl of carry_fill_probe is
   signal a1, b1 : unsigned(7 downto 0) := (others => '0');
   signal q1, q2, r2 : std_logic_vector(3 downto 0) := (others => '0');
   signal o : std_logic := '0';
+  signal c : unsigned(5 downto 0) := (others => '0');
+  signal p1, p2, l : std_logic := '0';
+  signal lt_c, lt_x : std_logic;
+  component SB_LUT4 is
+    generic (LUT_INIT : std_logic_vector(15 downto 0));
+    port (I0, I1, I2, I3 : in std_logic; O : out std_logic);
+  end component;
+  component SB_CARRY is
+    port (I0, I1, CI : in std_logic; CO : out std_logic);
+  end component;
 begin
+  -- a carry out read on I0 of a LUT (Yosys' own mapping puts a carry out
+  -- on I3 where it can, so both are instances): the script's input
+  -- permutation
+  cy : SB_CARRY port map (I0 => a1(0), I1 => b1(1), CI => '0', CO => lt_c);
+  lx : SB_LUT4 generic map (LUT_INIT => x"6666")   -- I0 xor I1
+    port map (I0 => lt_c, I1 => d(1), I2 => '0', I3 => '0', O => lt_x);
   process (clk)
     variable s : unsigned(8 downto 0);
   begin
@@ -33,14 +57,24 @@ begin
       b1 <= b;
       s := ('0' & a1) + ('0' & b1);
       o <= s(8);
+      l <= lt_x;
       q1 <= d;
       q2 <= q1;
       if e = '1' then
         r2 <= q1 xor (3 downto 0 => o);
+        c <= c + 1;
+        p1 <= c(0) xor d(0);
+        p2 <= p1;
       end if;
     end if;
   end process;
   ovf <= o;
   q <= q2;
   r <= r2;
+  -- every register an output: a state the outputs cannot see (the
+  -- counter held by e = 0) would keep the induction from closing
+  cq <= std_logic_vector(c);
+  w <= p2;
+  v <= p1;
+  lt <= l;
 end architecture;
