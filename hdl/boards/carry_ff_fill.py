@@ -14,7 +14,7 @@
 # with I1/I2/I3 on the carry's own nets (the cell's I1/I2 feed the carry
 # anyway, and I3 is its carry in), and moves the flip-flop's D onto that
 # LUT: the packer then puts LUT, flip-flop and carry into one cell.
-# Two more kinds of carry cell get such a fill (session 17):
+# Session 17 added three kinds of step, each saving a cell:
 # - a chain's first carry with a constant carry in (a compare's first
 #   bit): nextpnr pairs it with the one logic cell whose I1/I2 are its
 #   operands, if exactly one is; the fill is made to be that one;
@@ -24,9 +24,11 @@
 #   LUT and flip-flop empty, too late for any fill). The script makes that
 #   feed-in itself, as a carry G (operands x and 0, carry in 1: carry out
 #   x) under the chain, and a fill whose I1 is x and I2 free, which the
-#   packer pairs with G; the chain and its first sum LUT read x from G.
-# tests/bitstream/carry_fill_equiv.sh proves a placed probe with all three
-# kinds equal to its HDL.
+#   packer pairs with G; the chain and its first sum LUT read x from G;
+# - a carry out read by one flip-flop or one LUT joins its chain (no
+#   pass-out cell).
+# tests/bitstream/carry_fill_equiv.sh proves a placed probe with every
+# kind equal to its HDL.
 #
 # What it leaves alone, and why:
 # - flip-flops whose D comes from a pad, a global or a carry: a pad's
