@@ -401,8 +401,10 @@ def _init_of(lut):
 
 
 def _is_sum_lut(lut):
-    """The LUT reads a carry's carry in on I3 with that carry's operands on
-    I1/I2 (the packer pairs them), or reads a carry out on I3 already."""
+    """The LUT reads on I3 a net that is some carry's carry in (an adder
+    bit's sum LUT, which the packer pairs with that carry, or a LUT reading
+    the carry like one), or reads a carry out on I3 already: its I3 is
+    taken."""
     i3 = _net(lut, "I3")
     if i3 is None or _is_const(i3):
         return False
