@@ -177,9 +177,7 @@ def _fed(carry):
     is x and whose I2 is free: a fill made for it. Not when another LUT
     reads x on I1 with I2 free (the pairing would not be unique)."""
     ci = _net(carry, "CI")
-    if _is_const(ci) or ci.driver.cell is None or ci.driver.cell.type == "SB_CARRY":
-        return False
-    if ci.driver.cell.type in ("GND", "VCC"):
+    if _is_const(ci) or ci.driver.cell.type == "SB_CARRY":
         return False
     return not _luts_on(ci, None)
 
@@ -254,20 +252,25 @@ def _near_nets(ff):
 near = {str(ff.name): _near_nets(ff) for ff in lone}
 
 
-def _fill_lut(name, d, ins):
-    """A LUT passing I0 (the flip-flop's D) with the given nets on I1..I3."""
+def _new_lut(name, init, ins):
+    """A LUT of the given LUT_INIT with the given nets on its inputs
+    (constants left unconnected); returns its output net."""
     lut = ctx.createCell(name, "SB_LUT4")
-    lut.setParam("LUT_INIT", "1010101010101010")
+    lut.setParam("LUT_INIT", init)
     for p in ("I0", "I1", "I2", "I3"):
         lut.addInput(p)
     lut.addOutput("O")
-    ctx.connectPort(d.name, name, "I0")
     for lp, n in ins:
         if n is not None and not _is_const(n):
             ctx.connectPort(n.name, name, lp)
     o = ctx.createNet(name + "$o")
     ctx.connectPort(o.name, name, "O")
     return o
+
+
+def _fill_lut(name, d, ins):
+    """A LUT passing I0 (the flip-flop's D) with the given nets on I1..I3."""
+    return _new_lut(name, "1010101010101010", [("I0", d)] + ins)
 
 
 def _feed_in(c0):
@@ -421,17 +424,9 @@ for c in carries:
         continue
     u = co.users[0]
     if u.cell.type in FF_TYPES and str(u.port) == "D":
-        name = "%s$out" % c.name
-        lut = ctx.createCell(name, "SB_LUT4")
-        lut.setParam("LUT_INIT", "1111111100000000")
-        for p in ("I0", "I1", "I2", "I3"):
-            lut.addInput(p)
-        lut.addOutput("O")
         ff = u.cell
+        o = _new_lut("%s$out" % c.name, "1111111100000000", [("I3", co)])
         ctx.disconnectPort(ff.name, "D")
-        ctx.connectPort(co.name, name, "I3")
-        o = ctx.createNet(name + "$o")
-        ctx.connectPort(o.name, name, "O")
         ctx.connectPort(o.name, ff.name, "D")
         n_pass_ff += 1
     elif u.cell.type == "SB_LUT4" and str(u.port) in ("I0", "I1", "I2") and not _is_sum_lut(u.cell):
