@@ -363,8 +363,12 @@ architecture rtl of stamp_engine is
   -- 4 GiB boundary) is not touched: the pass ends there (docs/stamping.md 3)
   -- ring_count - 1 (17 bits: -1 for a count of 0), decremented on its
   -- way from the RAM output: the subtraction's LUTs share the cells of the
-  -- flip-flops, which took a cell each with the RAM output alone
-  signal cm1     : unsigned(16 downto 0);
+  -- flip-flops, which took a cell each with the RAM output alone. Kept
+  -- inverted (ncm1 = not (count - 1)), like ntm1 and nroom: a subtrahend
+  -- reaches a carry chain only through an inverter cell of its own per
+  -- bit (the carry reads its operands raw), while x - y = not (not x + y)
+  -- puts the inversion into the sum LUTs, which are there anyway
+  signal ncm1    : unsigned(16 downto 0);
   -- the stride in words. The stamp and done offsets have no flip-flops:
   -- the adder takes them from the RAM output, read in the clock before
   -- S_PLAN0 (done_off) and before every S_CHK clock that may stamp
@@ -413,14 +417,19 @@ architecture rtl of stamp_engine is
   signal ne      : unsigned(4 downto 0);       -- entries in the burst
   -- entries after idx to the ring's end (count - 1 - idx; its sign is
   -- S_PLAN0's idx >= count, S_PLAN uses it only once S_PLAN0 found
-  -- idx < count)
-  signal tm1     : unsigned(16 downto 0);
+  -- idx < count); inverted (ncm1): ntm1 = not (count - 1 - idx) = ncm1 + idx
+  signal ntm1    : unsigned(16 downto 0);
+  -- ne <= count - 1 - idx's low 5 bits: ne + ntm1(4..0) <= 31 (no carry out)
+  signal ne_sum  : unsigned(5 downto 0);
   -- the words the burst may still grow by: 16 - blen, less daddr(3..0)
   -- in a page's last 16 words (15 - daddr(3..0) = its complement at the
   -- start). One entry more fits exactly when sw <= room, a compare of two
   -- registers: no blen + sw (nb, bus_clk's critical path at 63.9 MHz
-  -- before it was registered) and no daddr + nb for the page
-  signal room    : unsigned(3 downto 0);
+  -- before it was registered) and no daddr + nb for the page. Inverted
+  -- (ncm1): nroom = 15 - room, so sw <= room is "nroom + sw has no carry
+  -- out" and room - sw is that sum's low bits, one chain for both
+  signal nroom   : unsigned(3 downto 0);
+  signal room_sum : unsigned(4 downto 0);
   signal idx_out : std_logic;                  -- idx >= count
   -- the field offset on the RAM output in S_LOAD (stamp_off, done_off)
   -- plus its length - 1 (1 for the stamp field) is not below the stride:
@@ -464,8 +473,8 @@ begin
   e_wdone <= '1' when st = S_WRITE and d_done = '1' and d_err = "00" else '0';
   -- idx + 1 = count, from the registered count - 1 - idx (up to date
   -- wherever e_wrap is used: two clocks or more after idx or count changed)
-  e_wrap  <= '1' when tm1 = 0 else '0';
-  -- (e_wrap in e_late's clock is still the stamp write's: tm1 follows
+  e_wrap  <= '1' when ntm1 = (ntm1'range => '1') else '0';
+  -- (e_wrap in e_late's clock is still the stamp write's: ntm1 follows
   -- idx a clock late)
   e_ld  <= '1' when (st = S_LOAD and step(3 downto 0) = 1 + 1) or
                     ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '1') else '0';
@@ -473,7 +482,9 @@ begin
                     ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
-  idx_out <= tm1(16);
+  idx_out <= not ntm1(16);
+  ne_sum <= ('0' & ne) + ('0' & ntm1(4 downto 0));
+  room_sum <= ('0' & nroom) + ('0' & sw(3 downto 0));
   fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when step(3 downto 0) = 5 + 1 else
              resize(unsigned(r_rdata(9 downto 2)), 9);
   fld_out <= '1' when fld_end >= resize(sw, 9) else '0';
@@ -550,13 +561,13 @@ begin
         report "stamp_engine: wrap without ring_base_lo on the RAM output" severity error;
       -- e_wrap from the registered count - 1 - idx where it is used
       if (st = S_WRITE and d_done = '1') or (hbusy = '1' and d_rd_valid = '1') then
-        assert cm1(16) = '1' or (e_wrap = '1') = (idx = cm1(15 downto 0))
+        assert ncm1(16) = '0' or (e_wrap = '1') = (idx = not ncm1(15 downto 0))
           report "stamp_engine: e_wrap from a stale count - 1 - idx" severity error;
       end if;
       -- room's growth test is the burst's limits: blen + sw <= 16 words
       -- and, in a page's last 16 words, daddr(3..0) + blen + sw <= 16
       if st = S_PLAN then
-        assert (sw <= room) = (to_integer(blen) + to_integer(sw) <= 16 and
+        assert (sw <= 15 - nroom) = (to_integer(blen) + to_integer(sw) <= 16 and
                (daddr(9 downto 4) /= "111111" or
                 to_integer(daddr(3 downto 0)) + to_integer(blen) + to_integer(sw) <= 16))
           report "stamp_engine: room is not the burst's limits" severity error;
@@ -715,12 +726,12 @@ begin
         fresh <= '0';
         en <= '0';
         cause_en <= '0';
-        cm1 <= (others => '0');
+        ncm1 <= (others => '1');
         sw <= (others => '0');
         cfg_bad <= '0';
         idx <= (others => '0');
-        room <= (others => '0');
-        tm1 <= (others => '0');
+        nroom <= (others => '1');
+        ntm1 <= (others => '1');
         eaddr <= (others => '0');
         e_late <= '0';
         seq <= (others => '0');
@@ -747,7 +758,7 @@ begin
         -- clocks after idx or count last changed (S_LOAD, S_WRITE ->
         -- S_CNT -> S_CHK), and the subtraction in front of the burst
         -- planning was bus_clk's critical path (59.7 MHz)
-        tm1 <= cm1 - resize(idx, 17);
+        ntm1 <= ncm1 + resize(idx, 17);
         -- the counter sequencer: read item mu_u (r_raddr), its operand
         -- registered beside it (off the RAM output -> adder path); write
         -- item mu_u - 1 back the clock its word is on r_rdata
@@ -877,7 +888,7 @@ begin
                 if head_en = '1' and r_rdata(0) = '1' then
                   fresh <= '0';
                 end if;
-              when 3 + 1 => cm1 <= resize(unsigned(r_rdata(15 downto 0)), 17) - 1;
+              when 3 + 1 => ncm1 <= not (resize(unsigned(r_rdata(15 downto 0)), 17) - 1);
               when 4 + 1 =>
                 sw <= unsigned(r_rdata(9 downto 2));
                 cfg_bad <= '0';
@@ -1049,9 +1060,9 @@ begin
               ne <= to_unsigned(1, 5);
               blen <= to_unsigned(1, 5);
               if esum(9 downto 4) = "111111" then
-                room <= not esum(3 downto 0);
+                nroom <= esum(3 downto 0);
               else
-                room <= (others => '1');
+                nroom <= (others => '0');
               end if;
               st <= S_PLAN;
             end if;
@@ -1070,12 +1081,12 @@ begin
               -- pass ends here (section 3 of docs/stamping.md)
               st <= S_UPD;
               step <= (others => '0');
-            elsif (tm1(15 downto 5) /= 0 or ne <= tm1(4 downto 0)) and
-               sw(7 downto 4) = 0 and sw(3 downto 0) <= room then
+            elsif (ntm1(15 downto 5) /= (15 downto 5 => '1') or ne_sum(5) = '0') and
+               sw(7 downto 4) = 0 and room_sum(4) = '0' then
               ne <= ne + 1;
               -- (sw <= 15 here: sw <= room)
               blen <= blen + resize(sw, 5);
-              room <= room - sw(3 downto 0);
+              nroom <= room_sum(3 downto 0);   -- room - sw
             else
               dv <= '1';
               dwr <= '0';
@@ -1437,7 +1448,7 @@ begin
     end if;
   end process;
 
-  lim <= '1' when np = cm1(15 downto 0) else '0';
+  lim <= '1' when np = not ncm1(15 downto 0) else '0';
   bulk <= nst(2);
 
   mu_sum <= unsigned(r_rdata) + resize(mu_op, 32);
