@@ -127,10 +127,19 @@ architecture rtl of timebase is
   signal c, ec       : std_logic_vector(NCH - 1 downto 0) := (others => '0');
   -- per chunk, decoded a clock ahead into flip-flops (a shared op register
   -- fanned out to every chunk took 3 ns of routing, measured):
-  -- en(j)  in clock stage(j): a(j) takes period + data (SET, ADJUST)
+  -- en_n(j) low in clock stage(j): a(j) takes period + data (SET,
+  --         ADJUST). Stored inverted: a(j)'s bits above the period are
+  --         zero but in that clock, a synchronous reset by en_n itself
+  --         (stored true, each chunk's reset net took an inverter cell).
+  --         No initial value: a '1' start is an inverted flip-flop to
+  --         Yosys (iCE40 flip-flops start at 0), the inverters again. A
+  --         0 start makes the first clock's a(j) period + data instead of
+  --         the period, one step in reset (rst_q sets en_n then); r has
+  --         no reset either: the time means nothing until software sets it
   -- ld(j)  in clock stage(j): p(j) takes data (PERIOD)
   -- set(j) in clock stage(j + 1): r(j) takes a(j) instead of r(j) + a(j)
-  signal en, ld, set : std_logic_vector(NCH - 1 downto 0) := (others => '0');
+  signal en_n        : std_logic_vector(NCH - 1 downto 0);
+  signal ld, set     : std_logic_vector(NCH - 1 downto 0) := (others => '0');
   -- chunk j of the command data is all ones (registered: the data is
   -- held from the command's clock on, and read 1 + j clocks later)
   signal ones : std_logic_vector(NCH - 1 downto 0) := (others => '0');
@@ -250,9 +259,9 @@ begin
       if rising_edge(clk) then
         if prev = '1' and rst_q = '0' and
            (op = OP_SET or (op = OP_ADJUST and (ADJ_FRAC or j >= 32 / W))) then
-          en(j) <= '1';
+          en_n(j) <= '0';
         else
-          en(j) <= '0';
+          en_n(j) <= '1';
         end if;
         if prev = '1' and rst_q = '0' and op = OP_PERIOD then
           ld(j) <= '1';
@@ -266,15 +275,15 @@ begin
         end if;
 
         -- The carries need little gating: ec(j) is only used by chunk j+1
-        -- in the clock after en(j), when it is the carry of that add (in
+        -- in the clock after en_n(j) low, when it is the carry of that add (in
         -- other clocks a(j+1) is p and ignores it), except where ADJUST
-        -- starts above the fraction (ADJ_FRAC false): there en(j) is 0 and
-        -- en(j+1) 1, so that ec must be 0. c(j) after chunk j's set step,
+        -- starts above the fraction (ADJ_FRAC false): there en_n(j) is 1
+        -- and en_n(j+1) 0, so that ec must be 0. c(j) after chunk j's set step,
         -- or garbage from chunk j-1's set step, is only used by chunk j+1
         -- in its own set step, whose r ignores it (and whose carry is
         -- again of no use but to a set step).
         if not ADJ_FRAC and j = 32 / W - 1 then
-          ec(j) <= asum(W) and en(j);
+          ec(j) <= asum(W) and not en_n(j);
         elsif j * W < 40 and (j + 1) * W > 40 then
           ec(j) <= gen_c(j) or (prop_c(j) and ecin);
         elsif j * W >= 40 then
@@ -291,7 +300,7 @@ begin
         else
           ones(j) <= '0';
         end if;
-        if en(j) = '1' then
+        if en_n(j) = '0' then
           if j * W >= 40 then
             -- no period bits: data + carry in, chosen by the carry in from
             -- data and data + 1 (the held data's chain, not a chain fed by
