@@ -104,7 +104,8 @@ architecture rtl of msi_capture is
     return b;
   end function;
 
-  type flag16_t is array (0 to 15) of std_logic;
+  -- (downto: GHDL indexes a `0 to` array through 15 - index, an inverter cell)
+  type flag16_t is array (15 downto 0) of std_logic;
   function built_slots return flag16_t is
     variable r : flag16_t := (others => '0');
   begin

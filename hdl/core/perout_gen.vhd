@@ -128,7 +128,9 @@ architecture rtl of perout_gen is
   -- so a_op + b_op is not period + width (gap 1) or not width (gap 0),
   -- sign-extended to the upper chunk, as before (there: gap 0 gave 0 +
   -- not width, chunk >= 2 0 + ones or ones + 0).
-  type opram_t is array (0 to 255) of std_logic_vector(15 downto 0);
+  -- (downto: GHDL addresses a `0 to` memory through 255 - address, which
+  -- took four inverter cells in front of the RAM ports)
+  type opram_t is array (255 downto 0) of std_logic_vector(15 downto 0);
   signal ra_nrw : opram_t := (others => (others => '1'));
   signal rb_nrw : opram_t := (others => (others => '0'));
   signal op_addr : std_logic_vector(7 downto 0);
