@@ -39,8 +39,18 @@
 #   chain sit in consecutive places of a tile, which shares those nets;
 # - a flip-flop is only moved next to a chain it is already near: its D's
 #   driver or one of its Q's loads shares a net with the chain's cells
-#   (NEAR hops), so that it does not drag routes across the die.
+#   (NEAR hops), so that it does not drag routes across the die;
+# - a fill that would take a tile of the chain past TILE_INPUTS: nextpnr
+#   places a chain 8 cells to a logic tile and splits it where a tile's
+#   cells have more than 32 local inputs between them (LUT inputs, and the
+#   tile's enable and set/reset unless global: Arch::logicCellsCompatible),
+#   with a pass-out cell below the split and a feed-in above it. A fill
+#   turns a carry's cell of 2 inputs into 4, so a compare chain filled in
+#   all 8 cells of a tile was split there: two cells lost for the one
+#   saved, and the carry routed out and back in (perout_gen's compare
+#   chains, tb_clk's worst path at seeds 1 and 2 of the session-18 tree).
 NEAR = 2
+TILE_INPUTS = 32
 
 
 def _ports(cell):
@@ -304,8 +314,27 @@ def _feed_in(c0):
     return g, x
 
 
+def _lut_inputs(lut):
+    """Connected inputs of a LUT as nextpnr counts them (constants too:
+    the packer ties them to its constant nets)."""
+    return sum(1 for p in ("I0", "I1", "I2", "I3") if _net(lut, p) is not None)
+
+
+def _layout(chain, fed):
+    """The chain's cells as nextpnr lines them up, as a list of their
+    input counts before any fill: a feed-in below the chain if its carry in
+    comes from the fabric (1 input: x on I1), then one cell per carry: its
+    sum LUT's inputs, or 2 for a carry alone (its operands on I1/I2)."""
+    cells_in = [1] if fed else []
+    for c in chain:
+        lut = _sum_lut(c)
+        cells_in.append(_lut_inputs(lut) if lut is not None else 2)
+    return cells_in
+
+
 taken = set()
 n_fill = 0
+n_tile = 0
 n_free = 0
 n_feed = 0
 n_const = 0
@@ -353,7 +382,28 @@ for chain in chains:
             continue
         want = max(count, key=lambda k: count[k])
     cands = sorted((h, n, ff) for h, n, ff in cands if _ctrl(ff) == want)
-    for (kind, c), (_, _, pick) in zip(slots, cands):
+    # the tiles' input budget (TILE_INPUTS): a tile's enable and set/reset
+    # counted as local (whether nextpnr makes one global is decided later)
+    ci0 = _net(chain[0], "CI")
+    fed = not _is_const(ci0) and ci0.driver.cell.type != "SB_CARRY"
+    lay = _layout(chain, fed)
+    pos = {str(c.name): i + (1 if fed else 0) for i, c in enumerate(chain)}
+    ctrl_in = sum(1 for n in want[2:] if n is not None)
+    tile_in = {}
+    for i, k in enumerate(lay):
+        tile_in[i // 8] = tile_in.get(i // 8, ctrl_in) + k
+    cands = iter(cands)
+    for kind, c in slots:
+        i = 0 if kind == "feed" else pos[str(c.name)]
+        grow = {"feed": 1, "const": 3 - lay[i], "free": 4 - lay[i]}[kind]
+        if tile_in[i // 8] + grow > TILE_INPUTS:
+            n_tile += 1
+            continue
+        pick = next(cands, None)
+        if pick is None:
+            break
+        pick = pick[2]
+        tile_in[i // 8] += grow
         taken.add(str(pick.name))
         d = _net(pick, "D")
         if kind == "feed":
@@ -443,6 +493,7 @@ for c in carries:
         ctx.connectPort(co.name, lut.name, "I3")
         n_pass_lut += 1
 print("carry_ff_fill: %d carries without a LUT in %d chains, %d lone flip-flops, %d moved in"
-      " (%d into feed-ins made here, %d beside a constant carry in); carry outs joined"
-      " to their chains: %d through a LUT made here, %d by a LUT's input order"
-      % (n_free, len(chains), len(lone), n_fill, n_feed, n_const, n_pass_ff, n_pass_lut))
+      " (%d into feed-ins made here, %d beside a constant carry in; %d left empty for a"
+      " tile's inputs); carry outs joined to their chains: %d through a LUT made here,"
+      " %d by a LUT's input order"
+      % (n_free, len(chains), len(lone), n_fill, n_feed, n_const, n_tile, n_pass_ff, n_pass_lut))
