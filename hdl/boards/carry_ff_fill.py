@@ -27,34 +27,6 @@
 #   packer pairs with G; the chain and its first sum LUT read x from G;
 # - a carry out read by one flip-flop or one LUT joins its chain (no
 #   pass-out cell).
-# Session 18 added a fourth, the host step, for bus-clock chains only:
-# - a feed-in that found no flip-flop takes the chain's own LUT of x (at
-#   most three inputs, paired with no carry; typically an incrementer's
-#   bit 0) instead: its inputs are permuted to x on I1, the others on I0 /
-#   I3, I2 free, and the packer pairs G with it. This ties that LUT to the
-#   foot of the chain, which cost tb_clk (125 MHz) its margin when the
-#   step ran on every chain (36ad866: PCI board 123.37 / 123.64 MHz at
-#   seeds 1 / 3, hx8k board 122.10; 14 of the 25 hosts were on tb_clk).
-#   The rule: a chain's domain is the set of clock nets of the flip-flops
-#   one cell around it -- x's driver, its carries' operand drivers, the
-#   flip-flops its sum LUTs and its carry out feed, the host LUT's input
-#   drivers and its flip-flop. A chain gets a host only if that set holds
-#   exactly one clock, that clock is none of those named in the
-#   environment variable CARRY_FILL_FAST_CLOCKS, and x is a flip-flop's
-#   output (a chain with no flip-flop around it: domain unknown, no host).
-#   Names are resolved through ctx.net_aliases, as the pcf's set_frequency
-#   resolves them (the flip-flops' clock net is common_tb_clk on the
-#   boards, tb_clk in block-fit); mk/bitstream.mk exports tb_clk, the name
-#   both pcfs use. Why a name: nothing in the netlist tells the timebase
-#   from the bus clock without one -- tb_clk is a PLL output on the boards
-#   but a port in block-fit's synpcix_card, as bus_clk is, and block-fit
-#   has no pcf and so no frequency targets. A name that clocks no
-#   flip-flop is an error, so a renamed clock cannot quietly host its
-#   chains again. Variable unset (a hand run, the equivalence probe): no
-#   clock is excluded.
-#   Measured (docs/bitstream.md, "Session 18: host step for bus-clock
-#   chains"): no tb_clk chain gets a host, yet the PCI board misses tb_clk
-#   at seeds 1, 2 and 3 (placement moved by the bus-side hosts).
 # tests/bitstream/carry_fill_equiv.sh proves a placed probe with every
 # kind equal to its HDL.
 #
@@ -68,8 +40,6 @@
 # - a flip-flop is only moved next to a chain it is already near: its D's
 #   driver or one of its Q's loads shares a net with the chain's cells
 #   (NEAR hops), so that it does not drag routes across the die.
-import os
-
 NEAR = 2
 
 
@@ -401,6 +371,18 @@ for chain in chains:
         n_fill += 1
 
 
+# Pass-outs. A chain's carry out read by the fabric leaves through a cell
+# above the chain's last carry whose LUT passes I3 (its carry in) to O:
+# nextpnr adds one after packing unless the carry out's one load is a LUT
+# reading it on I3, which then joins the chain (chains.cc). Two kinds are
+# made to join here:
+# - the load is a flip-flop alone: a LUT passing I3 goes in front of it
+#   (LUT and flip-flop pack into one cell, which joins the chain);
+# - the load is one LUT that is no sum LUT of a chain itself: its inputs are
+#   permuted so that the carry out is on I3.
+# Either saves the pass-out cell; where the joined cell's flip-flop does
+# not suit the chain's last tile, nextpnr splits the chain there and adds
+# a pass-out as before (no loss).
 def _permute_init(init, perm):
     """LUT_INIT for inputs permuted: new input perm[i] is old input i."""
     bits = [(init >> i) & 1 for i in range(16)]
@@ -434,171 +416,6 @@ def _is_sum_lut(lut):
     return any(u.cell.type == "SB_CARRY" and str(u.port) == "CI" for u in i3.users)
 
 
-# Feed-ins left without a flip-flop: the chain's own x-reading logic goes
-# in instead. A LUT that reads x and at most two other signals, and is no
-# sum LUT, gets its inputs permuted to x on I1, the others on I0 / I3 and
-# I2 free (it reads 0 there, so LUT_INIT is taken at I2 = 0): the packer
-# pairs G with it (with its flip-flop, if it drives one alone, which must
-# then be of the chain's control set). Typically an incrementer's bit 0.
-def _paired(lut):
-    """The packer pairs this LUT with a carry: I3 on the carry's carry in,
-    I1/I2 on its operands."""
-    i3 = _net(lut, "I3")
-    if _is_const(i3):
-        return False
-    return any(u.cell.type == "SB_CARRY" and str(u.port) == "CI"
-               and _key(_net(lut, "I1")) == _key(_net(u.cell, "I0"))
-               and _key(_net(lut, "I2")) == _key(_net(u.cell, "I1")) for u in i3.users)
-
-
-def _lut_host(x, want):
-    for u in x.users:
-        lut = u.cell
-        if lut.type != "SB_LUT4" or _paired(lut) or str(lut.name).endswith("$fill"):
-            continue
-        pins = [p for p in ("I0", "I1", "I2", "I3") if not _is_const(_net(lut, p))]
-        if any(_net(lut, p).driver.cell is not None and _net(lut, p).driver.cell.type == "SB_CARRY"
-               for p in pins):
-            continue
-        if len(pins) > 3 or any(_key(_net(lut, p)) == "VCC" for p in ("I0", "I1", "I2", "I3")):
-            continue
-        ff = _only_user(_net(lut, "O"))
-        if ff is not None and ff.type in FF_TYPES and str(_ports(ff).get("D").net.name) == str(_net(lut, "O").name):
-            if want is not None and _ctrl(ff) != want:
-                continue
-        return lut, str(u.port), pins
-    return None
-
-
-def _host_permute(lut, xpin, pins):
-    """x onto I1, the other used inputs onto I0 and I3, I2 left free."""
-    others = [p for p in pins if p != xpin]
-    dest = {xpin: "I1"}
-    for p, q in zip(others, ("I0", "I3")):
-        dest[p] = q
-    init = _init_of(lut)
-    new = 0
-    for n in range(16):
-        o = 0
-        for p, q in dest.items():
-            if (n >> int(q[1])) & 1:
-                o |= 1 << int(p[1])
-        if (init >> o) & 1:
-            new |= 1 << n
-    nets = {p: _net(lut, p) for p in ("I0", "I1", "I2", "I3")}
-    for p in ("I0", "I1", "I2", "I3"):
-        if nets[p] is not None:
-            ctx.disconnectPort(lut.name, p)
-    for p, q in dest.items():
-        ctx.connectPort(nets[p].name, lut.name, q)
-    lut.setParam("LUT_INIT", format(new, "016b"))
-
-
-def _clocks_around(chain, host_lut):
-    """The clock nets of the flip-flops a chain is fed by or feeds, one
-    cell away: x's driver, its carries' operand drivers, its sum LUTs'
-    flip-flops, its carry out's flip-flops, and the host LUT's input
-    drivers and flip-flops."""
-    clocks = set()
-
-    def drv(net):
-        if net is not None and not _is_const(net) and net.driver.cell is not None \
-                and net.driver.cell.type in FF_TYPES:
-            clocks.add(_nname(_net(net.driver.cell, "C")))
-
-    def loads(net):
-        if net is None:
-            return
-        for u in net.users:
-            if u.cell.type in FF_TYPES and str(u.port) == "D":
-                clocks.add(_nname(_net(u.cell, "C")))
-
-    drv(_net(chain[0], "CI"))
-    for c in chain:
-        drv(_net(c, "I0"))
-        drv(_net(c, "I1"))
-        lut = _sum_lut(c)
-        if lut is not None:
-            loads(_net(lut, "O"))
-    loads(_net(chain[-1], "CO"))
-    for p in ("I0", "I1", "I2", "I3"):
-        drv(_net(host_lut, p))
-    loads(_net(host_lut, "O"))
-    return clocks
-
-
-# The host step's clock rule (see the header): CARRY_FILL_FAST_CLOCKS names
-# the clock nets whose chains get no host, by any of the net's names (as
-# the pcf's set_frequency does: nextpnr keeps one name per net, e.g.
-# common_tb_clk on the boards, and the others in ctx.net_aliases). A name
-# no flip-flop is clocked by is an error, so that a renamed clock does not
-# quietly host its chains.
-_aliases = {str(k): str(v) for k, v in ctx.net_aliases}
-FAST_NAMES = sorted(set(os.environ.get("CARRY_FILL_FAST_CLOCKS", "").split()))
-FAST_CLOCKS = set(_aliases.get(n, n) for n in FAST_NAMES)
-_ff_clocks = set(_nname(_net(c, "C")) for c in cells.values() if c.type in FF_TYPES)
-if FAST_CLOCKS - _ff_clocks:
-    raise RuntimeError("carry_ff_fill: CARRY_FILL_FAST_CLOCKS names %s, but no flip-flop is"
-                       " clocked by it (clock nets: %s)"
-                       % (" ".join(n for n in FAST_NAMES if _aliases.get(n, n) not in _ff_clocks),
-                          " ".join(sorted(str(n) for n in _ff_clocks))))
-
-n_host = 0
-n_host_fast = 0
-n_host_unknown = 0
-n_host_tight = 0
-host_clocks = {}
-for chain in chains:
-    c0 = chain[0]
-    x = _net(c0, "CI")
-    if _is_const(x) or x.driver.cell is None or x.driver.cell.type in ("SB_CARRY", "GND", "VCC"):
-        continue
-    ctrl = set()
-    for c in chain:
-        lut = _sum_lut(c)
-        if lut is not None:
-            ff = _only_user(_net(lut, "O"))
-            if ff is not None and ff.type in FF_TYPES:
-                ctrl.add(_ctrl(ff))
-    if len(ctrl) > 1:
-        continue
-    host = _lut_host(x, next(iter(ctrl)) if ctrl else None)
-    if host is None:
-        continue
-    lut, xpin, pins = host
-    # unique: no other LUT may read x on I1 with I2 free
-    if [l for l in _luts_on(x, None) if str(l.name) != str(lut.name)]:
-        continue
-    around = _clocks_around(chain, lut)
-    if not around:
-        n_host_unknown += 1
-        continue
-    if around & FAST_CLOCKS:
-        n_host_fast += 1
-        continue
-    # tighter (session 18, second rule): one clock around the chain, and x
-    # a flip-flop's output
-    if len(around) != 1 or x.driver.cell.type not in FF_TYPES:
-        n_host_tight += 1
-        continue
-    _host_permute(lut, xpin, pins)
-    _feed_in(c0)
-    n_host += 1
-    for k in around:
-        host_clocks[k] = host_clocks.get(k, 0) + 1
-
-# Pass-outs. A chain's carry out read by the fabric leaves through a cell
-# above the chain's last carry whose LUT passes I3 (its carry in) to O:
-# nextpnr adds one after packing unless the carry out's one load is a LUT
-# reading it on I3, which then joins the chain (chains.cc). Two kinds are
-# made to join here:
-# - the load is a flip-flop alone: a LUT passing I3 goes in front of it
-#   (LUT and flip-flop pack into one cell, which joins the chain);
-# - the load is one LUT that is no sum LUT of a chain itself: its inputs are
-#   permuted so that the carry out is on I3.
-# Either saves the pass-out cell; where the joined cell's flip-flop does
-# not suit the chain's last tile, nextpnr splits the chain there and adds
-# a pass-out as before (no loss).
 n_pass_ff = 0
 n_pass_lut = 0
 for c in carries:
@@ -626,15 +443,6 @@ for c in carries:
         ctx.connectPort(co.name, lut.name, "I3")
         n_pass_lut += 1
 print("carry_ff_fill: %d carries without a LUT in %d chains, %d lone flip-flops, %d moved in"
-      " (%d into feed-ins made here, %d beside a constant carry in); %d feed-ins made"
-      " for a LUT of x; carry outs joined"
+      " (%d into feed-ins made here, %d beside a constant carry in); carry outs joined"
       " to their chains: %d through a LUT made here, %d by a LUT's input order"
-      % (n_free, len(chains), len(lone), n_fill, n_feed, n_const, n_host, n_pass_ff,
-         n_pass_lut))
-print("carry_ff_fill: feed-ins for a LUT of x: %d made (chains by clock: %s), %d left on a"
-      " clock of CARRY_FILL_FAST_CLOCKS (%s), %d left with no flip-flop around them"
-      % (n_host, ", ".join("%s %d" % kv for kv in sorted(host_clocks.items())) or "none",
-         n_host_fast, " ".join("%s=%s" % (n, _aliases.get(n, n)) for n in FAST_NAMES) or "none",
-         n_host_unknown))
-print("carry_ff_fill: feed-ins for a LUT of x: %d left with more than one clock around them"
-      " or an x that is no flip-flop's output" % n_host_tight)
+      % (n_free, len(chains), len(lone), n_fill, n_feed, n_const, n_pass_ff, n_pass_lut))
