@@ -421,18 +421,6 @@ for chain in chains:
         n_fill += 1
 
 
-# Pass-outs. A chain's carry out read by the fabric leaves through a cell
-# above the chain's last carry whose LUT passes I3 (its carry in) to O:
-# nextpnr adds one after packing unless the carry out's one load is a LUT
-# reading it on I3, which then joins the chain (chains.cc). Two kinds are
-# made to join here:
-# - the load is a flip-flop alone: a LUT passing I3 goes in front of it
-#   (LUT and flip-flop pack into one cell, which joins the chain);
-# - the load is one LUT that is no sum LUT of a chain itself: its inputs are
-#   permuted so that the carry out is on I3.
-# Either saves the pass-out cell; where the joined cell's flip-flop does
-# not suit the chain's last tile, nextpnr splits the chain there and adds
-# a pass-out as before (no loss).
 def _permute_init(init, perm):
     """LUT_INIT for inputs permuted: new input perm[i] is old input i."""
     bits = [(init >> i) & 1 for i in range(16)]
@@ -466,6 +454,104 @@ def _is_sum_lut(lut):
     return any(u.cell.type == "SB_CARRY" and str(u.port) == "CI" for u in i3.users)
 
 
+# Feed-ins left without a flip-flop: the chain's own x-reading logic goes
+# in instead. A LUT that reads x and at most two other signals, and is no
+# sum LUT, gets its inputs permuted to x on I1, the others on I0 / I3 and
+# I2 free (it reads 0 there, so LUT_INIT is taken at I2 = 0): the packer
+# pairs G with it (with its flip-flop, if it drives one alone, which must
+# then be of the chain's control set). Typically an incrementer's bit 0.
+def _paired(lut):
+    """The packer pairs this LUT with a carry: I3 on the carry's carry in,
+    I1/I2 on its operands."""
+    i3 = _net(lut, "I3")
+    if _is_const(i3):
+        return False
+    return any(u.cell.type == "SB_CARRY" and str(u.port) == "CI"
+               and _key(_net(lut, "I1")) == _key(_net(u.cell, "I0"))
+               and _key(_net(lut, "I2")) == _key(_net(u.cell, "I1")) for u in i3.users)
+
+
+def _lut_host(x, want):
+    for u in x.users:
+        lut = u.cell
+        if lut.type != "SB_LUT4" or _paired(lut) or str(lut.name).endswith("$fill"):
+            continue
+        pins = [p for p in ("I0", "I1", "I2", "I3") if not _is_const(_net(lut, p))]
+        if any(_net(lut, p).driver.cell is not None and _net(lut, p).driver.cell.type == "SB_CARRY"
+               for p in pins):
+            continue
+        if len(pins) > 3 or any(_key(_net(lut, p)) == "VCC" for p in ("I0", "I1", "I2", "I3")):
+            continue
+        ff = _only_user(_net(lut, "O"))
+        if ff is not None and ff.type in FF_TYPES and str(_ports(ff).get("D").net.name) == str(_net(lut, "O").name):
+            if want is not None and _ctrl(ff) != want:
+                continue
+        return lut, str(u.port), pins
+    return None
+
+
+def _host_permute(lut, xpin, pins):
+    """x onto I1, the other used inputs onto I0 and I3, I2 left free."""
+    others = [p for p in pins if p != xpin]
+    dest = {xpin: "I1"}
+    for p, q in zip(others, ("I0", "I3")):
+        dest[p] = q
+    init = _init_of(lut)
+    new = 0
+    for n in range(16):
+        o = 0
+        for p, q in dest.items():
+            if (n >> int(q[1])) & 1:
+                o |= 1 << int(p[1])
+        if (init >> o) & 1:
+            new |= 1 << n
+    nets = {p: _net(lut, p) for p in ("I0", "I1", "I2", "I3")}
+    for p in ("I0", "I1", "I2", "I3"):
+        if nets[p] is not None:
+            ctx.disconnectPort(lut.name, p)
+    for p, q in dest.items():
+        ctx.connectPort(nets[p].name, lut.name, q)
+    lut.setParam("LUT_INIT", format(new, "016b"))
+
+
+n_host = 0
+for chain in chains:
+    c0 = chain[0]
+    x = _net(c0, "CI")
+    if _is_const(x) or x.driver.cell is None or x.driver.cell.type in ("SB_CARRY", "GND", "VCC"):
+        continue
+    ctrl = set()
+    for c in chain:
+        lut = _sum_lut(c)
+        if lut is not None:
+            ff = _only_user(_net(lut, "O"))
+            if ff is not None and ff.type in FF_TYPES:
+                ctrl.add(_ctrl(ff))
+    if len(ctrl) > 1:
+        continue
+    host = _lut_host(x, next(iter(ctrl)) if ctrl else None)
+    if host is None:
+        continue
+    lut, xpin, pins = host
+    # unique: no other LUT may read x on I1 with I2 free
+    if [l for l in _luts_on(x, None) if str(l.name) != str(lut.name)]:
+        continue
+    _host_permute(lut, xpin, pins)
+    _feed_in(c0)
+    n_host += 1
+
+# Pass-outs. A chain's carry out read by the fabric leaves through a cell
+# above the chain's last carry whose LUT passes I3 (its carry in) to O:
+# nextpnr adds one after packing unless the carry out's one load is a LUT
+# reading it on I3, which then joins the chain (chains.cc). Two kinds are
+# made to join here:
+# - the load is a flip-flop alone: a LUT passing I3 goes in front of it
+#   (LUT and flip-flop pack into one cell, which joins the chain);
+# - the load is one LUT that is no sum LUT of a chain itself: its inputs are
+#   permuted so that the carry out is on I3.
+# Either saves the pass-out cell; where the joined cell's flip-flop does
+# not suit the chain's last tile, nextpnr splits the chain there and adds
+# a pass-out as before (no loss).
 n_pass_ff = 0
 n_pass_lut = 0
 for c in carries:
@@ -494,6 +580,7 @@ for c in carries:
         n_pass_lut += 1
 print("carry_ff_fill: %d carries without a LUT in %d chains, %d lone flip-flops, %d moved in"
       " (%d into feed-ins made here, %d beside a constant carry in; %d left empty for a"
-      " tile's inputs); carry outs joined to their chains: %d through a LUT made here,"
-      " %d by a LUT's input order"
-      % (n_free, len(chains), len(lone), n_fill, n_feed, n_const, n_tile, n_pass_ff, n_pass_lut))
+      " tile's inputs); %d feed-ins made for a LUT of x; carry outs joined to their chains:"
+      " %d through a LUT made here, %d by a LUT's input order"
+      % (n_free, len(chains), len(lone), n_fill, n_feed, n_const, n_tile, n_host, n_pass_ff,
+         n_pass_lut))

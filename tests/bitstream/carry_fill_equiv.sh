@@ -7,7 +7,7 @@
 # bitstream read back into Verilog (icebox_vlog), and Yosys' SAT solver
 # proving, by induction from all flip-flops 0, that no input sequence
 # makes an output differ. Fails if the script makes none of one of its
-# five kinds of step (the probe no longer covers it).
+# six kinds of step (the probe no longer covers it).
 # Usage: carry_fill_equiv.sh OUTDIR
 set -eu
 out=$1
@@ -22,16 +22,18 @@ nextpnr-ice40 --hx8k --package ct256 --json "$out/$top.json" --pcf "$here/$top.p
 	--asc "$out/$top.asc" --pre-pack "$boards/carry_ff_fill.py" --seed 1 \
 	--log "$out/nextpnr.log" -q >"$out/nextpnr.out" 2>&1
 # "... N moved in (F into feed-ins made here, C beside a constant carry in);
-# carry outs joined to their chains: P through a LUT made here, L by a
-# LUT's input order"
-set -- $(sed -n 's/^carry_ff_fill: .*, \([0-9]*\) moved in (\([0-9]*\) into .*, \([0-9]*\) beside .*: \([0-9]*\) through .*, \([0-9]*\) by .*$/\1 \2 \3 \4 \5/p' \
+# H feed-ins made for a LUT of x; carry outs joined to their chains: P
+# through a LUT made here, L by a LUT's input order"
+set -- $(sed -n 's/^carry_ff_fill: .*, \([0-9]*\) moved in (\([0-9]*\) into .*, \([0-9]*\) beside .*; \([0-9]*\) feed-ins made for .*: \([0-9]*\) through .*, \([0-9]*\) by .*$/\1 \2 \3 \4 \5 \6/p' \
 	"$out/nextpnr.out")
-[ $# -eq 5 ] || { echo "carry_fill_equiv: no carry_ff_fill line in $out/nextpnr.out" >&2; exit 1; }
+[ $# -eq 6 ] || { echo "carry_fill_equiv: no carry_ff_fill line in $out/nextpnr.out" >&2; exit 1; }
 echo "carry_ff_fill moved $1 flip-flops into carry cells ($2 into feed-ins, $3 beside a" \
-	"constant carry in); carry outs joined: $4 through a LUT, $5 by input order"
+	"constant carry in); $4 feed-ins for a LUT; carry outs joined: $5 through a LUT, $6 by" \
+	"input order"
 # each kind of step must be in the proof, or it proves less than it claims
-[ "$1" -gt $(($2 + $3)) ] && [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$4" -gt 0 ] && [ "$5" -gt 0 ] || {
-	echo "carry_fill_equiv: the script did not make every kind of step" >&2; exit 1; }
+for k in $(($1 - $2 - $3)) "$2" "$3" "$4" "$5" "$6"; do
+	[ "$k" -gt 0 ] || { echo "carry_fill_equiv: the script did not make every kind of step" >&2; exit 1; }
+done
 icebox_vlog -p "$here/$top.pcf" "$out/$top.asc" >"$out/gate.v" 2>"$out/icebox_vlog.log"
 # the probe's ports as single bits, named as icebox_vlog names the pads;
 # the probe's SB_CARRY / SB_LUT4 instances from Yosys' own models (their

@@ -10,7 +10,9 @@
 -- fabric (bit 0 is the carry into bit 1), so the script makes its feed-in
 -- and fills it with p2 (a copy of p1, same clock enable as c). The sum's
 -- carry out goes to one flip-flop (o), cy's to one LUT on its I0 (lx):
--- the script joins both to their chains.
+-- the script joins both to their chains. c2's chain is fed too, but no
+-- lone flip-flop of its clock enable (d(3)) is near it: its feed-in takes
+-- c2's bit-0 LUT.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -25,7 +27,8 @@ entity carry_fill_probe is
     q, r : out std_logic_vector(3 downto 0);
     cq   : out std_logic_vector(5 downto 0);
     w, v : out std_logic;
-    lt   : out std_logic);
+    lt   : out std_logic;
+    cr   : out std_logic_vector(3 downto 0));
 end entity;
 
 architecture rtl of carry_fill_probe is
@@ -33,6 +36,7 @@ architecture rtl of carry_fill_probe is
   signal q1, q2, r2 : std_logic_vector(3 downto 0) := (others => '0');
   signal o : std_logic := '0';
   signal c : unsigned(5 downto 0) := (others => '0');
+  signal c2 : unsigned(3 downto 0) := (others => '0');
   signal p1, p2, l : std_logic := '0';
   signal lt_c, lt_x : std_logic;
   component SB_LUT4 is
@@ -57,6 +61,9 @@ begin
       b1 <= b;
       s := ('0' & a1) + ('0' & b1);
       o <= s(8);
+      if d(3) = '1' then
+        c2 <= c2 + 1;
+      end if;
       l <= lt_x;
       q1 <= d;
       q2 <= q1;
@@ -77,4 +84,5 @@ begin
   w <= p2;
   v <= p1;
   lt <= l;
+  cr <= std_logic_vector(c2);
 end architecture;
