@@ -27,6 +27,34 @@
 #   packer pairs with G; the chain and its first sum LUT read x from G;
 # - a carry out read by one flip-flop or one LUT joins its chain (no
 #   pass-out cell).
+# Session 18 added a fourth, the host step, for bus-clock chains only:
+# - a feed-in that found no flip-flop takes the chain's own LUT of x (at
+#   most three inputs, paired with no carry; typically an incrementer's
+#   bit 0) instead: its inputs are permuted to x on I1, the others on I0 /
+#   I3, I2 free, and the packer pairs G with it. This ties that LUT to the
+#   foot of the chain, which cost tb_clk (125 MHz) its margin when the
+#   step ran on every chain (36ad866: PCI board 123.37 / 123.64 MHz at
+#   seeds 1 / 3, hx8k board 122.10; 14 of the 25 hosts were on tb_clk).
+#   The rule: a chain's domain is the set of clock nets of the flip-flops
+#   one cell around it -- x's driver, its carries' operand drivers, the
+#   flip-flops its sum LUTs and its carry out feed, the host LUT's input
+#   drivers and its flip-flop. A chain gets a host only if that set holds
+#   exactly one clock, that clock is none of those named in the
+#   environment variable CARRY_FILL_FAST_CLOCKS, and x is a flip-flop's
+#   output (a chain with no flip-flop around it: domain unknown, no host).
+#   Names are resolved through ctx.net_aliases, as the pcf's set_frequency
+#   resolves them (the flip-flops' clock net is common_tb_clk on the
+#   boards, tb_clk in block-fit); mk/bitstream.mk exports tb_clk, the name
+#   both pcfs use. Why a name: nothing in the netlist tells the timebase
+#   from the bus clock without one -- tb_clk is a PLL output on the boards
+#   but a port in block-fit's synpcix_card, as bus_clk is, and block-fit
+#   has no pcf and so no frequency targets. A name that clocks no
+#   flip-flop is an error, so a renamed clock cannot quietly host its
+#   chains again. Variable unset (a hand run, the equivalence probe): no
+#   clock is excluded.
+#   Measured (docs/bitstream.md, "Session 18: host step for bus-clock
+#   chains"): no tb_clk chain gets a host, yet the PCI board misses tb_clk
+#   at seeds 1, 2 and 3 (placement moved by the bus-side hosts).
 # tests/bitstream/carry_fill_equiv.sh proves a placed probe with every
 # kind equal to its HDL.
 #
@@ -49,6 +77,8 @@
 #   all 8 cells of a tile was split there: two cells lost for the one
 #   saved, and the carry routed out and back in (perout_gen's compare
 #   chains, tb_clk's worst path at seeds 1 and 2 of the session-18 tree).
+import os
+
 NEAR = 2
 TILE_INPUTS = 32
 
@@ -514,7 +544,60 @@ def _host_permute(lut, xpin, pins):
     lut.setParam("LUT_INIT", format(new, "016b"))
 
 
+def _clocks_around(chain, host_lut):
+    """The clock nets of the flip-flops a chain is fed by or feeds, one
+    cell away: x's driver, its carries' operand drivers, its sum LUTs'
+    flip-flops, its carry out's flip-flops, and the host LUT's input
+    drivers and flip-flops."""
+    clocks = set()
+
+    def drv(net):
+        if net is not None and not _is_const(net) and net.driver.cell is not None \
+                and net.driver.cell.type in FF_TYPES:
+            clocks.add(_nname(_net(net.driver.cell, "C")))
+
+    def loads(net):
+        if net is None:
+            return
+        for u in net.users:
+            if u.cell.type in FF_TYPES and str(u.port) == "D":
+                clocks.add(_nname(_net(u.cell, "C")))
+
+    drv(_net(chain[0], "CI"))
+    for c in chain:
+        drv(_net(c, "I0"))
+        drv(_net(c, "I1"))
+        lut = _sum_lut(c)
+        if lut is not None:
+            loads(_net(lut, "O"))
+    loads(_net(chain[-1], "CO"))
+    for p in ("I0", "I1", "I2", "I3"):
+        drv(_net(host_lut, p))
+    loads(_net(host_lut, "O"))
+    return clocks
+
+
+# The host step's clock rule (see the header): CARRY_FILL_FAST_CLOCKS names
+# the clock nets whose chains get no host, by any of the net's names (as
+# the pcf's set_frequency does: nextpnr keeps one name per net, e.g.
+# common_tb_clk on the boards, and the others in ctx.net_aliases). A name
+# no flip-flop is clocked by is an error, so that a renamed clock does not
+# quietly host its chains.
+_aliases = {str(k): str(v) for k, v in ctx.net_aliases}
+FAST_NAMES = sorted(set(os.environ.get("CARRY_FILL_FAST_CLOCKS", "").split()))
+FAST_CLOCKS = set(_aliases.get(n, n) for n in FAST_NAMES)
+_ff_clocks = set(_nname(_net(c, "C")) for c in cells.values() if c.type in FF_TYPES)
+if FAST_CLOCKS - _ff_clocks:
+    raise RuntimeError("carry_ff_fill: CARRY_FILL_FAST_CLOCKS names %s, but no flip-flop is"
+                       " clocked by it (clock nets: %s)"
+                       % (" ".join(n for n in FAST_NAMES if _aliases.get(n, n) not in _ff_clocks),
+                          " ".join(sorted(str(n) for n in _ff_clocks))))
+
 n_host = 0
+n_host_fast = 0
+n_host_unknown = 0
+n_host_tight = 0
+host_clocks = {}
 for chain in chains:
     c0 = chain[0]
     x = _net(c0, "CI")
@@ -536,9 +619,23 @@ for chain in chains:
     # unique: no other LUT may read x on I1 with I2 free
     if [l for l in _luts_on(x, None) if str(l.name) != str(lut.name)]:
         continue
+    around = _clocks_around(chain, lut)
+    if not around:
+        n_host_unknown += 1
+        continue
+    if around & FAST_CLOCKS:
+        n_host_fast += 1
+        continue
+    # tighter (session 18, second rule): one clock around the chain, and x
+    # a flip-flop's output
+    if len(around) != 1 or x.driver.cell.type not in FF_TYPES:
+        n_host_tight += 1
+        continue
     _host_permute(lut, xpin, pins)
     _feed_in(c0)
     n_host += 1
+    for k in around:
+        host_clocks[k] = host_clocks.get(k, 0) + 1
 
 # Pass-outs. A chain's carry out read by the fabric leaves through a cell
 # above the chain's last carry whose LUT passes I3 (its carry in) to O:
@@ -584,3 +681,10 @@ print("carry_ff_fill: %d carries without a LUT in %d chains, %d lone flip-flops,
       " %d through a LUT made here, %d by a LUT's input order"
       % (n_free, len(chains), len(lone), n_fill, n_feed, n_const, n_tile, n_host, n_pass_ff,
          n_pass_lut))
+print("carry_ff_fill: feed-ins for a LUT of x: %d made (chains by clock: %s), %d left on a"
+      " clock of CARRY_FILL_FAST_CLOCKS (%s), %d left with no flip-flop around them"
+      % (n_host, ", ".join("%s %d" % kv for kv in sorted(host_clocks.items())) or "none",
+         n_host_fast, " ".join("%s=%s" % (n, _aliases.get(n, n)) for n in FAST_NAMES) or "none",
+         n_host_unknown))
+print("carry_ff_fill: feed-ins for a LUT of x: %d left with more than one clock around them"
+      " or an x that is no flip-flop's output" % n_host_tight)
