@@ -8,11 +8,12 @@ NEXTPNR_ARCH   := --hx8k --package ct256
 # (ff1d38b) gave tb_clk 128.82 / 117.37 / 125.31 MHz at seeds 1 / 2 / 3
 # (bus_clk 77.39 / 79.33 / 79.68), so seed 1 until session 17, whose
 # packing (carry_ff_fill.py's feed-ins and pass-outs) gave 124.01 /
-# 130.33 / 112.57 (bus_clk 82.13 / 79.70 / 79.70): seed 2 again. tb_clk's
-# margin on this board is a placement lottery of +-9 MHz (perout_gen's
-# compare chain, split by nextpnr, and its routes; docs/bitstream.md
-# "Status"), so a gateware or flow change needs a new sweep (make
-# test-card NEXTPNR_SEED=n).
+# 130.33 / 112.57 (bus_clk 82.13 / 79.70 / 79.70): seed 2 again. Session
+# 18 (compare chains no longer split by over-full tiles, host step):
+# 123.70 / 135.32 / 133.51 (bus_clk 79.52 / 77.39 / 68.70), seed 2 kept.
+# tb_clk's margin on this board is still a placement lottery of several
+# MHz (docs/bitstream.md "Status"), so a gateware or flow change needs a
+# new sweep (make test-card NEXTPNR_SEED=n).
 NEXTPNR_SEED   ?= 2
 # board sources after the core's (they instantiate clock_core)
 BOARD_SRCS     := hdl/boards/hx8k/ice40_pll.vhd \
