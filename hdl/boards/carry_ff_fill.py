@@ -353,6 +353,24 @@ def _lut_inputs(lut):
     return sum(1 for p in ("I0", "I1", "I2", "I3") if _net(lut, p) is not None)
 
 
+def _chain_ctrl(chain):
+    """The control sets of the flip-flops the chain's sum LUTs drive alone."""
+    ctrl = set()
+    for c in chain:
+        lut = _sum_lut(c)
+        ff = _only_user(_net(lut, "O")) if lut is not None else None
+        if ff is not None and ff.type in FF_TYPES:
+            ctrl.add(_ctrl(ff))
+    return ctrl
+
+
+def _ctrl_inputs(want):
+    """A tile's local control inputs for control set want (None: not known,
+    both counted): its enable and set/reset, counted as local (whether
+    nextpnr makes one global is decided after this script)."""
+    return 2 if want is None else sum(1 for n in want[2:] if n is not None)
+
+
 def _layout(chain, fed):
     """The chain's cells as nextpnr lines them up, as a list of their
     input counts before any fill: a feed-in below the chain if its carry in
@@ -383,16 +401,13 @@ for chain in chains:
     if not slots:
         continue
     n_free += len(slots)
-    ctrl = set()
+    ctrl = _chain_ctrl(chain)
     chain_nets = set()
     for c in chain:
         chain_nets.update(str(n.name) for n in _nets_of(c))
         lut = _sum_lut(c)
         if lut is not None:
             chain_nets.update(str(n.name) for n in _nets_of(lut))
-            ff = _only_user(_net(lut, "O"))
-            if ff is not None and ff.type in FF_TYPES:
-                ctrl.add(_ctrl(ff))
     if len(ctrl) > 1:
         continue
     # candidates by their distance to the chain; with no control set given
@@ -415,13 +430,12 @@ for chain in chains:
             continue
         want = max(count, key=lambda k: count[k])
     cands = sorted((h, n, ff) for h, n, ff in cands if _ctrl(ff) == want)
-    # the tiles' input budget (TILE_INPUTS): a tile's enable and set/reset
-    # counted as local (whether nextpnr makes one global is decided later)
+    # the tiles' input budget (TILE_INPUTS)
     ci0 = _net(chain[0], "CI")
     fed = not _is_const(ci0) and ci0.driver.cell.type != "SB_CARRY"
     lay = _layout(chain, fed)
     pos = {str(c.name): i + (1 if fed else 0) for i, c in enumerate(chain)}
-    ctrl_in = sum(1 for n in want[2:] if n is not None)
+    ctrl_in = _ctrl_inputs(want)
     tile_in = {}
     for i, k in enumerate(lay):
         tile_in[i // 8] = tile_in.get(i // 8, ctrl_in) + k
@@ -529,15 +543,13 @@ def _host_permute(lut, xpin, pins):
     dest = {xpin: "I1"}
     for p, q in zip(others, ("I0", "I3")):
         dest[p] = q
-    init = _init_of(lut)
-    new = 0
-    for n in range(16):
-        o = 0
-        for p, q in dest.items():
-            if (n >> int(q[1])) & 1:
-                o |= 1 << int(p[1])
-        if (init >> o) & 1:
-            new |= 1 << n
+    # the unused inputs onto what is left (I2 among it): they read 0
+    # before and after, so the table entries they select are never read
+    spare = [q for q in ("I0", "I2", "I3") if q not in dest.values()]
+    perm = [0, 1, 2, 3]
+    for p in ("I0", "I1", "I2", "I3"):
+        perm[int(p[1])] = int(dest[p][1]) if p in dest else int(spare.pop(0)[1])
+    new = _permute_init(_init_of(lut), perm)
     nets = {p: _net(lut, p) for p in ("I0", "I1", "I2", "I3")}
     for p in ("I0", "I1", "I2", "I3"):
         if nets[p] is not None:
@@ -606,13 +618,7 @@ for chain in chains:
     x = _net(c0, "CI")
     if _is_const(x) or x.driver.cell is None or x.driver.cell.type in ("SB_CARRY", "GND", "VCC"):
         continue
-    ctrl = set()
-    for c in chain:
-        lut = _sum_lut(c)
-        if lut is not None:
-            ff = _only_user(_net(lut, "O"))
-            if ff is not None and ff.type in FF_TYPES:
-                ctrl.add(_ctrl(ff))
+    ctrl = _chain_ctrl(chain)
     if len(ctrl) > 1:
         continue
     host = _lut_host(x, next(iter(ctrl)) if ctrl else None)
@@ -636,9 +642,8 @@ for chain in chains:
         continue
     # the chain's first tile with the host as its feed-in cell (its LUT's
     # inputs, x among them) within TILE_INPUTS, as the fills keep it
-    first = sum(_lut_inputs(_sum_lut(c)) if _sum_lut(c) is not None else 2 for c in chain[:7])
-    ctrl_in = sum(1 for n in next(iter(ctrl))[2:] if n is not None) if ctrl else 2
-    if _lut_inputs(lut) + first + ctrl_in > TILE_INPUTS:
+    first = sum(_layout(chain[:7], False))
+    if _lut_inputs(lut) + first + _ctrl_inputs(next(iter(ctrl), None)) > TILE_INPUTS:
         n_tile += 1
         continue
     _host_permute(lut, xpin, pins)
