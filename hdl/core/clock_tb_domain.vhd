@@ -119,7 +119,28 @@ architecture rtl of clock_tb_domain is
   -- so the word stays put in the crossing that long, and only then is it
   -- taken (and otherwise ignored). 32 lone flip-flops fewer, and SET and
   -- PERIOD need no M_CMD message after their data.
-  signal stage_r   : std_logic_vector(95 downto 32) := (others => '0');
+  -- Session 19: only bits 47..32 (the timebase's chunk 2, the period's
+  -- whole ns, perout's start chunk 0) are flip-flops; bits 95..48 (48 lone
+  -- flip-flops) are two 256 x 16 block RAMs, one per message half:
+  -- st_a_nrw word 1 = the HI message's bits 15..0 (79..64: timebase chunk
+  -- 4, perout start chunk 2), st_b_nrw word 0 = the LO message's bits
+  -- 31..16 (63..48: chunk 3, start chunk 1), word 1 = HI's (95..80: chunk
+  -- 5). The RAMs' read registers present them: st_a always word 1, st_b
+  -- word 0 but in T5 of a command (timebase clock stage(5): chunk 5 reads
+  -- its data then only; chunk 3 reads in T3). perout_gen loads all 48
+  -- start bits at the arm, a message, and no message is taken while a
+  -- command is in flight. Chunk 2 stays in flip-flops: its period + data
+  -- chains (alo, lo) were the worst tb_clk path with a RAM's clock-to-out
+  -- in front of them (session 17, 122.16 MHz). Writes a clock after the
+  -- strobe (msg is held 3 tb_clk), enable a flip-flop; the word written is
+  -- read a message later at the earliest, hence `_nrw`.
+  signal stage_r   : std_logic_vector(47 downto 32) := (others => '0');
+  type st_mem_t is array (0 to 255) of std_logic_vector(15 downto 0);
+  signal st_a_nrw, st_b_nrw : st_mem_t := (others => (others => '0'));
+  signal st_is, st_is_hi, st_we, st_hi_b : std_logic := '0';
+  signal st_wa, st_ra_a, st_ra_b : std_logic_vector(7 downto 0);
+  signal st_qa, st_qb : std_logic_vector(15 downto 0);   -- registered reads
+  signal tb_stage : std_logic_vector(96 / TB_W - 1 downto 0);
   -- the waiting message is M_SET_FRAC / M_PER_FRAC, decoded from msg a
   -- clock ahead (msg is stable two clocks before msg_pend rises), and its
   -- command has been started
@@ -200,7 +221,7 @@ begin
     port map (clk => clk, rst => rst, cmd_valid => tb_valid, cmd_op => tb_op,
               cmd_data => tb_data, cmd_ready => tb_ready, time_ns => time_ns,
               time_frac => open, frac_early => frac_early, time_skew => time_skew,
-              frac_skew => open, period => open);
+              frac_skew => open, period => open, cmd_stage => tb_stage);
 
   msg_ready <= tb_ready and not tb_valid and not ((go_set or go_per) and not go_done);
   -- the command word is the staging register and the waiting message: neither
@@ -209,7 +230,44 @@ begin
   -- Layout: SET ns(95..32) frac(31..0); ADJUST ns(95..32) (the timebase
   -- ignores the fraction: ADJ_FRAC false, so M_CMD's word there is harmless);
   -- PERIOD ns(39..32) frac(31..0) (the timebase ignores bits 95..40).
-  tb_data <= stage_r & msg(31 downto 0);
+  tb_data <= st_qb & st_qa & st_qb & stage_r & msg(31 downto 0);
+
+  -- the staged ns word's bits 95..48 (see stage_r)
+  st_ctl : process (clk)
+  begin
+    if rising_edge(clk) then
+      -- st_b's word 1 is read in T4, so its register shows it in T5
+      st_hi_b <= tb_stage(3);
+      st_we   <= msg_valid and st_is;
+      case to_integer(unsigned(msg(36 downto 32))) is
+        when M_SET_LO | M_ADJ_LO | M_PO_LO => st_is <= '1'; st_is_hi <= '0';
+        when M_SET_HI | M_ADJ_HI | M_PO_HI => st_is <= '1'; st_is_hi <= '1';
+        when others => st_is <= '0'; st_is_hi <= '0';
+      end case;
+    end if;
+  end process;
+  st_wa   <= "0000000" & st_is_hi;
+  st_ra_a <= "00000001";
+  st_ra_b <= "0000000" & st_hi_b;
+  -- each memory alone in its process (GHDL 2.0 synthesis, see event_fifo)
+  st_ram_a : process (clk)
+  begin
+    if rising_edge(clk) then
+      if st_we = '1' then
+        st_a_nrw(to_integer(unsigned(st_wa))) <= msg(15 downto 0);
+      end if;
+      st_qa <= st_a_nrw(to_integer(unsigned(st_ra_a)));
+    end if;
+  end process;
+  st_ram_b : process (clk)
+  begin
+    if rising_edge(clk) then
+      if st_we = '1' then
+        st_b_nrw(to_integer(unsigned(st_wa))) <= msg(31 downto 16);
+      end if;
+      st_qb <= st_b_nrw(to_integer(unsigned(st_ra_b)));
+    end if;
+  end process;
 
   decode : process (clk)
     variable a : msg_addr_t;
@@ -269,9 +327,10 @@ begin
         d := msg(31 downto 0);
         case a is
           -- PERIOD: the timebase reads bits 39..32 only, so the whole ns
-          -- word goes in unmasked (no multiplexer on bits 63..40)
-          when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => stage_r(63 downto 32) <= d;
-          when M_SET_HI | M_ADJ_HI | M_PO_HI => stage_r(95 downto 64) <= d;
+          -- word goes in unmasked (no multiplexer on bits 47..40); bits
+          -- 95..48 go to st_a_nrw / st_b_nrw (st_ctl)
+          when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => stage_r <= d(15 downto 0);
+          when M_SET_HI | M_ADJ_HI | M_PO_HI => null;
           when M_SET_FRAC | M_PER_FRAC => null;   -- used while it waited (go_*)
           when M_PPS_CFG   => pps_en <= d(0) or d(1); pps_fall <= d(2);
           when M_PPS_MINW  => pps_minw <= unsigned(d(15 downto 0));
@@ -520,7 +579,7 @@ begin
 
   po : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => po_arm, enable => po_en,
-              start_ns => unsigned(stage_r(95 downto 32)), wr_period => po_wr_period,
+              start_ns => unsigned(std_logic_vector'(st_qb & st_qa & st_qb & stage_r)), wr_period => po_wr_period,
               wr_width => po_wr_width, wr_data => unsigned(msg(31 downto 0)),
               time_skew => time_skew, dout => perout, next_ns => po_next);
 end architecture;

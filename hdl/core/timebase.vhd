@@ -33,7 +33,12 @@
 -- One command at a time: cmd_ready is low while one is in flight, and
 -- cmd_op/cmd_data must stay unchanged until cmd_ready is high again (the
 -- chunks read them at their skewed clocks; keeping them is the caller's
--- job so the 96-bit word is not stored twice).
+-- job so the 96-bit word is not stored twice). Exactly: chunk j of
+-- cmd_data is read in clock t0+1+j (cmd_stage(j) high), chunk 2 also in
+-- the clock before (its carry flags gen_c/prop_c); chunks 3 and up (no
+-- period bits) only in their own clock, so a caller may present those
+-- one after another (clock_tb_domain reads them from block RAM, session
+-- 19).
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -83,7 +88,14 @@ entity timebase is
     -- snapshot latches each chunk at its own clock, so it needs neither
     -- time_frac's nor frac_early's alignment flip-flops
     frac_skew : out unsigned(31 downto 0);
-    period    : out unsigned(39 downto 0));          -- increment in use
+    period    : out unsigned(39 downto 0);           -- increment in use
+    -- the command's pipeline: bit k is high in clock t0+1+k of a command
+    -- accepted in clock t0 (chunk k's SET/ADJUST step: a(k) takes period
+    -- + data). Chunks 3 and up read their cmd_data chunk in that clock
+    -- only, chunks 0..2 from t0 on (their carry flags a clock ahead), so a
+    -- caller may present the top chunks one after another (clock_tb_domain
+    -- reads chunks 3..5 from block RAM by these)
+    cmd_stage : out std_logic_vector(96 / W - 1 downto 0));
 end entity;
 
 architecture rtl of timebase is
@@ -140,9 +152,6 @@ architecture rtl of timebase is
   -- set(j) in clock stage(j + 1): r(j) takes a(j) instead of r(j) + a(j)
   signal en_n        : std_logic_vector(NCH - 1 downto 0);
   signal ld, set     : std_logic_vector(NCH - 1 downto 0) := (others => '0');
-  -- chunk j of the command data is all ones (registered: the data is
-  -- held from the command's clock on, and read 1 + j clocks later)
-  signal ones : std_logic_vector(NCH - 1 downto 0) := (others => '0');
   -- the chunk that holds the period's top bits (bits 32..47 at W = 16):
   -- generate and propagate of period + data, registered (both are held
   -- from the command's clock on, one command at a time), so its addend
@@ -222,8 +231,9 @@ begin
   chunks : for j in 0 to NCH - 1 generate
     signal cin, ecin, prev : std_logic;
     signal asum, rsum : unsigned(W downto 0);
-    -- chunks without period bits: data + 1 (see a(j) below)
-    signal dinc : unsigned(W - 1 downto 0);
+    -- chunks without period bits: data + 1 (see a(j) below), with its
+    -- carry out: the data chunk is all ones (see ec(j) below)
+    signal dinc : unsigned(W downto 0);
     -- the chunk that holds the period's top bits: period + data + carry in
     -- over the PB bits that have period bits, the data bits above them + 1
     -- (see a(j) below; PB is a dummy in the other chunks, which do not
@@ -250,7 +260,7 @@ begin
     -- flip-flops the LUT does, the fourth LUT input is the control)
     asum <= ('0' & pj) + ('0' & chunk(data, j)) + ("" & ecin);
     rsum <= ('0' & r(j)) + ('0' & a(j)) + ("" & cin);
-    dinc <= chunk(data, j) + 1;
+    dinc <= ('0' & chunk(data, j)) + 1;
     alo <= ('0' & pj(PB - 1 downto 0)) + ('0' & chunk(data, j)(PB - 1 downto 0)) + ("" & ecin);
     dhinc <= chunk(data, j)(W - 1 downto PB) + 1;
 
@@ -290,15 +300,14 @@ begin
           -- no period bits here: the carry of data + ec is ec and data all
           -- ones, so it need not ripple through this chunk's chain (that
           -- ec -> chain -> ec path was the worst tb_clk path of the placed
-          -- card at seed 2, 8.3 - 8.6 ns)
-          ec(j) <= ecin and ones(j);
+          -- card at seed 2, 8.3 - 8.6 ns). "All ones" is the carry out of
+          -- data + 1, the chain a(j) has anyway (the held data's chain, not
+          -- ec's), which joins the chain as its last cell with ec's
+          -- flip-flop (carry_ff_fill); until session 19 a registered 16-bit
+          -- AND (ones(j), about 5 LUTs and a flip-flop per chunk)
+          ec(j) <= ecin and dinc(W);
         else
           ec(j) <= asum(W);
-        end if;
-        if chunk(data, j) = (W - 1 downto 0 => '1') then
-          ones(j) <= '1';
-        else
-          ones(j) <= '0';
         end if;
         if en_n(j) = '0' then
           if j * W >= 40 then
@@ -309,7 +318,7 @@ begin
             -- session 14's merge, chunk 2's, 8.0 ns). Still one LUT per
             -- bit: en, ecin, the data bit and the chain's carry.
             if ecin = '1' then
-              a(j) <= dinc;
+              a(j) <= dinc(W - 1 downto 0);
             else
               a(j) <= chunk(data, j);
             end if;
@@ -438,4 +447,5 @@ begin
   time_ns   <= unsigned(aligned(95 downto 32));
   time_frac <= unsigned(aligned(31 downto 0));
   period    <= unsigned(p96(39 downto 0));
+  cmd_stage <= stage(NCH - 1 downto 0);
 end architecture;
