@@ -456,6 +456,13 @@ architecture rtl of stamp_engine is
   signal took    : std_logic;   -- a capture's pop: its scratch word next
   signal batched_now : std_logic;
   signal mu_sum  : unsigned(31 downto 0);   -- the sequencer's adder
+  -- The write data's selects, decided a clock ahead (session 19): the
+  -- sequencer's write-back overrides as flags registered beside mu_v in
+  -- the clock that reads the item (cause_ok, kind and any do not change
+  -- during S_UPD), not decodes of mu_u at the write; wd is r_wdata's input
+  signal wb_cv, wb_hi, wb_dat, wb_idx, wb_s, wb_sh : std_logic;
+  signal e_ns, e_ww, e_ini : std_logic;
+  signal wd      : std_logic_vector(31 downto 0);
 begin
   ram : entity work.stamp_slot_ram
     port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
@@ -680,6 +687,12 @@ begin
         kind <= '0';
         mu_run <= '0';
         mu_v <= '0';
+        wb_cv <= '0';
+        wb_hi <= '0';
+        wb_dat <= '0';
+        wb_idx <= '0';
+        wb_s <= '0';
+        wb_sh <= '0';
         mu_fin <= '0';
         mu_u <= (others => '0');
         mu_end <= (others => '0');
@@ -753,7 +766,7 @@ begin
         -- something only in a clock that sets r_we, and every such clock
         -- sets it or takes this default (no enable, fewer select terms)
         r_waddr <= cap_slot & std_logic_vector(to_unsigned(W_LAST_LO, 5));
-        r_wdata <= cap_ns(31 downto 0);
+        r_wdata <= wd;
         -- count - 1 - idx registered: S_PLAN0 / S_PLAN read it at least two
         -- clocks after idx or count last changed (S_LOAD, S_WRITE ->
         -- S_CNT -> S_CHK), and the subtraction in front of the burst
@@ -763,7 +776,29 @@ begin
         -- registered beside it (off the RAM output -> adder path); write
         -- item mu_u - 1 back the clock its word is on r_rdata
         mu_v <= mu_run;
+        wb_cv <= '0';
+        wb_hi <= '0';
+        wb_dat <= '0';
+        wb_idx <= '0';
+        wb_s <= mu_run;
+        wb_sh <= mu_run;
         if mu_run = '1' then
+          -- the write-back's sources for item mu_u, next clock (wd)
+          case to_integer(mu_u) is
+            when 6 | 7 => wb_cv <= cause_ok;
+            when 8 =>
+              wb_hi <= kind;
+              wb_sh <= not kind;
+            when 9 =>
+              wb_dat <= kind;
+              wb_s <= not kind;
+              wb_sh <= not kind;
+            when 10 =>
+              wb_idx <= any;
+              wb_s <= not any;
+              wb_sh <= not any;
+            when others => null;
+          end case;
           mu_op <= (others => '0');
           case to_integer(mu_u) is
             when 0 => mu_op(0) <= ckind;
@@ -801,8 +836,7 @@ begin
           when S_INIT =>
             -- every row to the register map's reset values
             r_we <= '1';
-            r_waddr <= std_logic_vector(step);
-            r_wdata <= reset_of(to_integer(step(4 downto 0)));
+            r_waddr <= std_logic_vector(step);   -- (wd: reset_of)
             step <= step + 1;
             if step = 255 then
               st <= S_IDLE;
@@ -853,12 +887,10 @@ begin
             r_waddr <= win_slot & win_word;
             if win_write = '1' then
               if writable(w) then
-                r_we <= '1';
-                r_wdata <= win_wdata;
+                r_we <= '1';   -- (wd: win_wdata)
               end if;
             elsif w = W_CAUSE_ACC then
-              r_we <= '1';      -- read clears
-              r_wdata <= (others => '0');
+              r_we <= '1';      -- read clears (wd: 0)
             end if;
             -- the window holds win_req until it sees the ack: one clock
             -- apart so the same access is not served twice
@@ -1408,13 +1440,11 @@ begin
         if took = '1' then
           r_we <= '1';
           r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
-          r_wdata <= cap_scr;
         end if;
         -- the sequencer's write-back (no state writes the RAM meanwhile)
         if mu_v = '1' then
           r_we <= '1';
           r_waddr <= slot & std_logic_vector(to_unsigned(WB_WORD(to_integer(mu_u)), 5));
-          r_wdata <= std_logic_vector(mu_sum);
           -- item mu_u - 1 (mu_u's comment)
           case to_integer(mu_u) is
             when 2 + 1 =>   -- the capture is counted
@@ -1424,23 +1454,6 @@ begin
             when 4 + 1 =>   -- the stamp is counted
               ps <= (others => '0');
               pb <= (others => '0');
-            when 6 + 1 | 7 + 1 =>
-              -- cause_last gets the value, cause_acc ORs it in: one
-              -- source for both (the read word, through the adder with
-              -- mu_op = 0, is W_ZERO's for item 6: upd_rword)
-              if cause_ok = '1' then r_wdata <= std_logic_vector(mu_sum) or cause_val; end if;
-            when 8 + 1 =>
-              if kind = '1' then   -- from the scratch word
-                -- (its low half through the adder: mu_op is 0 here, and
-                -- the adder is the default source anyway)
-                r_wdata <= MARKER & "00" & std_logic_vector(seq0) & std_logic_vector(mu_sum(15 downto 0));
-              end if;
-            when 9 + 1 =>
-              if kind = '1' then   -- from the scratch word
-                r_wdata <= x"0000" & r_rdata(31 downto 16);
-              end if;
-            when 10 + 1 =>
-              if any = '1' then r_wdata <= x"0000" & std_logic_vector(idx); end if;
             when others => null;
           end case;
         end if;
@@ -1452,6 +1465,56 @@ begin
   bulk <= nst(2);
 
   mu_sum <= unsigned(r_rdata) + resize(mu_op, 32);
+
+  -- the RAM's write data (registered as r_wdata), an OR of sources each
+  -- ANDed with its one-hot enable (a word no enable selects is 0: the
+  -- window's read-clear of cause_acc, S_INIT's zero bits, the high halves
+  -- of last_data and the index): the FIFO head's time into last_stamp_lo
+  -- (a pop's first write: any other clock, the word means something only
+  -- in a clock that sets r_we), a popped capture's scratch word (took),
+  -- a window write, S_INIT's reset values and the sequencer's write-back:
+  -- the adder (wb_s, wb_sh: its low and high half), cause_val ORed into
+  -- it (cause_last, cause_acc), last_stamp_hi's marker and seq0 (its low
+  -- half through the adder: mu_op is 0 there), last_data from the
+  -- scratch word's high half, the index. The sequencer's enables are
+  -- registered in the clock that reads the item (cause_ok, kind and any
+  -- do not change during S_UPD); mu_v, took, S_INIT and S_WIN never meet
+  -- (wd_chk)
+  e_ini <= '1' when st = S_INIT else '0';
+  e_ww <= '1' when st = S_WIN and win_write = '1' else '0';
+  e_ns <= not (mu_v or took or e_ini) when st /= S_WIN else '0';
+  wd_p : process (all)
+    variable v : std_logic_vector(31 downto 0);
+  begin
+    v := (cap_ns(31 downto 0) and (31 downto 0 => e_ns)) or
+         (cap_scr and (31 downto 0 => took)) or
+         (win_wdata and (31 downto 0 => e_ww)) or
+         (reset_of(to_integer(step(4 downto 0))) and (31 downto 0 => e_ini)) or
+         (cause_val and (31 downto 0 => wb_cv)) or
+         ((MARKER & "00" & std_logic_vector(seq0) & x"0000") and (31 downto 0 => wb_hi));
+    v(15 downto 0) := v(15 downto 0) or
+         (std_logic_vector(mu_sum(15 downto 0)) and (15 downto 0 => wb_s)) or
+         (r_rdata(31 downto 16) and (15 downto 0 => wb_dat)) or
+         (std_logic_vector(idx) and (15 downto 0 => wb_idx));
+    v(31 downto 16) := v(31 downto 16) or
+         (std_logic_vector(mu_sum(31 downto 16)) and (15 downto 0 => wb_sh));
+    wd <= v;
+  end process;
+  -- pragma translate_off
+  wd_chk : process (clk)
+  begin
+    if rising_edge(clk) then
+      assert rst = '1' or
+             (mu_v = '1' and took = '0' and e_ini = '0' and st /= S_WIN) or
+             (mu_v = '0' and took = '1' and e_ini = '0' and st /= S_WIN) or
+             (mu_v = '0' and took = '0')
+        report "stamp_engine: write-data sources meet" severity error;
+      assert rst = '1' or mu_v = '1' or (wb_s = '0' and wb_sh = '0' and
+             wb_cv = '0' and wb_hi = '0' and wb_dat = '0' and wb_idx = '0')
+        report "stamp_engine: a write-back source outside mu_v" severity error;
+    end if;
+  end process;
+  -- pragma translate_on
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it
