@@ -28,6 +28,17 @@ sh "$here/ghdl_verilog.sh" "$out/$top.v" "$out/work" "$top" "$@"
 sh "$here/yosys_ice40.sh" "$out/$top.v" "$top" "$out/yosys.log" "$out/$top.json" -- $syn
 # shellcheck disable=SC2086
 sh "$here/yosys_ice40.sh" "$out/$top.v" "$top" "$out/yosys-blocks.log" -- $syn -noflatten
+# CARRY_FILL_FAST_CLOCKS (mk/bitstream.mk: tb_clk) names clock nets of the
+# card; carry_ff_fill.py stops on a name no flip-flop is clocked by, so a
+# block without such a port (make block-fit BLOCK=pps_servo) drops it.
+# A timebase-domain block's own clock is then just `clk`: pass
+# CARRY_FILL_FAST_CLOCKS=clk to count it as the card does.
+fast=
+for n in ${CARRY_FILL_FAST_CLOCKS:-}; do
+	if grep -qw -- "$n" "$out/$top.v"; then fast="$fast $n"; fi
+done
+CARRY_FILL_FAST_CLOCKS=${fast# }
+export CARRY_FILL_FAST_CLOCKS
 # NEXTPNR_PACK: nextpnr's pre-pack scripts (mk/bitstream.mk exports the
 # bitstream's; run by hand without make: none)
 # shellcheck disable=SC2086
