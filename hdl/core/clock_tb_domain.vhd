@@ -577,6 +577,9 @@ begin
               pop => pop, out_valid => fq_valid, out_found => fq_found,
               out_entry => fq_entry, level => fq_level, overflows => fq_ovf);
 
+  -- start_ns(63..48) is st_qb's word 0 outside a command, not the HI
+  -- message's bits: perout_gen reads start_ns(47..0) only (its 48-bit
+  -- compare), so those bits are never used and synthesise to nothing
   po : entity work.perout_gen
     port map (clk => clk, rst => rst, arm => po_arm, enable => po_en,
               start_ns => unsigned(std_logic_vector'(st_qb & st_qa & st_qb & stage_r)), wr_period => po_wr_period,
