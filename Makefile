@@ -29,7 +29,7 @@ help:
 	@echo "  make testptp     the kernel's testptp (from linux-source-6.1), static: build/testptp/testptp"
 	@echo "  make bench-tools tsstat vs capinfos on a 10^7-packet capture"
 	@echo "  make test-<s>    one suite, s in: $(SUITES)"
-	@echo "  make clean       remove build/"
+	@echo "  make clean       remove build/ (BUILD=dir on any target: build there instead)"
 
 deps:
 	@sh mk/deps.sh

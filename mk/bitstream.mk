@@ -172,13 +172,13 @@ card-utilisation: $(BS_DIR)/$(BS_NAME).json
 # cells): not part of `make test` while the card misses them (tb_clk is
 # short of 125 MHz) -- see docs/bitstream.md "Status" for the numbers.
 test-card:
-	@CARD_FULL=1 sh tests/bitstream/run.sh
+	@CARD_FULL=1 BUILD=$(BUILD) sh tests/bitstream/run.sh
 
 flash: $(BS_BIN)
 	@sh hdl/boards/ice40_flash.sh $(BS_BIN)
 
 test-bitstream:
-	@sh tests/bitstream/run.sh
+	@BUILD=$(BUILD) sh tests/bitstream/run.sh
 
 .PHONY: FORCE
 FORCE:

@@ -4,7 +4,7 @@
 SUITES += driver
 
 test-driver: $(REGS_H)
-	@sh tests/driver/run.sh
+	@BUILD=$(BUILD) sh tests/driver/run.sh
 
 # Co-simulation of the driver core against the Verilator card model
 # (sim/verilator/, built by mk/sim.mk): exists when the card model does.
@@ -34,7 +34,7 @@ $(COSIM_DIR)/cosim: $(COSIM_DIR)/cosim.o $(COSIM_DIR)/cosim_slot.o $(COSIM_DIR)/
 	$(CXX) -o $@ $^ -lm -pthread
 
 test-cosim:
-	@sh tests/driver/cosim.sh
+	@BUILD=$(BUILD) sh tests/driver/cosim.sh
 
 # Driver stamp path cost (BRIEF section 5): callgrind's instructions per
 # packet of the per-descriptor stamp path (docs/driver.md has the figures).
@@ -44,7 +44,7 @@ $(COSIM_DIR)/stamp_cost: $(COSIM_DIR)/stamp_cost.o $(COSIM_DIR)/synpcix_hw.o \
 	$(CC) -o $@ $^
 
 stamp-path-cost: $(COSIM_DIR)/stamp_cost
-	@sh tests/driver/stamp_cost.sh $(COSIM_DIR)/stamp_cost
+	@BUILD=$(BUILD) sh tests/driver/stamp_cost.sh $(COSIM_DIR)/stamp_cost
 
 # The figures the driver issue asks for: PHC read cost, read jitter,
 # adjfine accuracy (co-simulated against the gateware).

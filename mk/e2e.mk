@@ -90,4 +90,4 @@ $(QEMU_BIN): $(QEMU_OBJ)/.configured $(QEMU_DEV_SRCS) $(QEMU_DEV_HDRS) $(QEMU_CA
 		rm -f $(QEMU_DIR)/.build-start; fi
 
 test-e2e: $(REGS_H)
-	@sh tests/e2e/run.sh
+	@BUILD=$(BUILD) sh tests/e2e/run.sh

@@ -21,7 +21,7 @@ HDL_EXTRA_SRCS := $(wildcard hdl/core/spi_reg_port.vhd)
 .PHONY: test-hdl
 SUITES += hdl
 test-hdl: $(REGS_VHD)
-	@sh tests/hdl/run.sh $(HDL_CORE_SRCS) $(HDL_EXTRA_SRCS) $(HDL_PCI_SRCS) \
+	@BUILD=$(BUILD) sh tests/hdl/run.sh $(HDL_CORE_SRCS) $(HDL_EXTRA_SRCS) $(HDL_PCI_SRCS) \
 		$(HDL_CAPTURE_SRCS) $(HDL_CARD_SRCS)
 
 # The card without its board (pci_target + clock_core + later the capture

@@ -50,4 +50,4 @@ modules_install: modules
 	depmod -b $(or $(INSTALL_MOD_PATH),/) $(KREL)
 
 test-kernel: $(REGS_H)
-	@sh tests/kernel/run.sh
+	@BUILD=$(BUILD) sh tests/kernel/run.sh

@@ -95,7 +95,7 @@ $(PCIBUS_DIR)/stamp_demo: $(PCIBUS_DIR)/stamp_demo.o $(PCIBUS_OBJS) \
 
 # the suite also runs a short stamping demo and reads its files with tsstat
 test-pcibus: $(PCIBUS_DIR)/pcibus_tests $(PCIBUS_DIR)/stamp_demo $(BUILD)/tools/tsstat
-	@sh tests/pcibus/run.sh
+	@BUILD=$(BUILD) sh tests/pcibus/run.sh
 
 # The stamping co-simulation of `make demo` (docs/stamping-results.md):
 # 100 kpps and GbE line rate at PCI 66 and 33 MHz, nanosecond pcapng files

@@ -19,4 +19,4 @@ regmap: $(REGS_VHD) $(REGS_H)
 	$(PYTHON) $(REGMAP_GEN) $(REGMAP_SRC) --md docs/registers.md
 
 test-regmap: $(REGS_VHD) $(REGS_H)
-	@sh tests/regmap/run.sh
+	@BUILD=$(BUILD) sh tests/regmap/run.sh

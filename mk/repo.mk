@@ -3,4 +3,4 @@
 .PHONY: test-repo
 SUITES += repo
 test-repo:
-	@sh tests/repo/run.sh
+	@BUILD=$(BUILD) sh tests/repo/run.sh

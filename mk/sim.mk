@@ -81,7 +81,7 @@ $(SIM_DIR)/servo_demo $(SIM_DIR)/sim_tests: %: %.o $(SIM_MODEL_OBJS) $(SIM_VLIBS
 	$(CXX) -o $@ $^ -lm -pthread
 
 test-sim: $(SIM_DIR)/sim_tests
-	@sh tests/sim/run.sh
+	@BUILD=$(BUILD) sh tests/sim/run.sh
 
 # The PPS-lock scenario; writes build/demo/servo.json. `make demo` runs it
 # and then the stamping co-simulation (demo-stamp, mk/pcibus.mk).
@@ -91,5 +91,5 @@ demo-servo: $(SIM_DIR)/servo_demo
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-servo
-	@echo "servo demo: build/demo/servo.json"
+	@echo "servo demo: $(BUILD)/demo/servo.json"
 	@$(MAKE) --no-print-directory demo-stamp

@@ -64,10 +64,10 @@ $(TOOLS_TESTB)/capfile_fuzz: tools/fuzz/capfile_fuzz.c tools/lib/capfile.c tools
 		-fno-sanitize-recover=all -Itools $< tools/lib/capfile.c -o $@
 
 test-tools: tools $(TOOLS_TESTB)/gencap $(TOOLS_TESTB)/capfile_fuzz
-	@sh tests/tools/run.sh
+	@BUILD=$(BUILD) sh tests/tools/run.sh
 
 bench-tools: $(TOOLS_B)/tsstat $(TOOLS_TESTB)/gencap
-	@sh tests/tools/bench.sh
+	@BUILD=$(BUILD) sh tests/tools/bench.sh
 
 # a long fuzz run of the pcap/pcapng reader; the corpus persists between runs
 fuzz-tools: $(TOOLS_TESTB)/capfile_fuzz

@@ -12,7 +12,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 suite_begin bitstream
 cd "$TOP" || exit 1
-T="$TOP/build/test-logs/bitstream"
+T="$BUILD/test-logs/bitstream"
 PY=${PYTHON:-python3}
 HX8K_BIN_BYTES=135100       # icepack output for every HX8K image
 started=$(date +%s)
@@ -129,20 +129,20 @@ t_run pll-settings-consistent sh -c '
 # (`make test-card`): the card places in 69.7 % but tb_clk misses 125 MHz
 # today, and nextpnr needs minutes (docs/bitstream.md, "Status").
 t_run card-packs make --no-print-directory card-utilisation
-t_run card-no-latches-or-loops sh -c "[ -s build/bitstream/yosys.log ] &&
-	! grep -E '^Latch inferred|Breaking loop' build/bitstream/yosys.log"
+t_run card-no-latches-or-loops sh -c "[ -s $BUILD/bitstream/yosys.log ] &&
+	! grep -E '^Latch inferred|Breaking loop' $BUILD/bitstream/yosys.log"
 # an undriven bit reaches Yosys as a 'Z' constant (GHDL), which it warns
 # about as tri-state logic: the core has no tristates, so any is a bug
-t_run card-no-undriven-z sh -c "[ -s build/bitstream/yosys.log ] &&
-	! grep -i 'tri-state' build/bitstream/yosys.log"
+t_run card-no-undriven-z sh -c "[ -s $BUILD/bitstream/yosys.log ] &&
+	! grep -i 'tri-state' $BUILD/bitstream/yosys.log"
 if [ "${CARD_FULL:-0}" = 1 ]; then
 	t_run card-bitstream make --no-print-directory bitstream
-	if [ -s build/bitstream/report.json ]; then
-		t_run card-report check_report build/bitstream/report.json 70 bus_clk tb_clk
+	if [ -s $BUILD/bitstream/report.json ]; then
+		t_run card-report check_report $BUILD/bitstream/report.json 70 bus_clk tb_clk
 	else
-		t_fail card-report "no build/bitstream/report.json (see card-bitstream)"
+		t_fail card-report "no $BUILD/bitstream/report.json (see card-bitstream)"
 	fi
-	t_run card-bin-size sh -c "[ -s build/bitstream/synpcix_hx8k.bin ] && [ \$(wc -c <build/bitstream/synpcix_hx8k.bin) -eq $HX8K_BIN_BYTES ]"
+	t_run card-bin-size sh -c "[ -s $BUILD/bitstream/synpcix_hx8k.bin ] && [ \$(wc -c <$BUILD/bitstream/synpcix_hx8k.bin) -eq $HX8K_BIN_BYTES ]"
 fi
 
 # ---- the card on the PCI edge (BOARD=hx8k-pci), without placement: the
@@ -151,8 +151,8 @@ fi
 # card-utilisation reports the packed size (failing, with the words, while
 # the card is larger than the device). Placement and timing come with the
 # hx8k default once the card fits (docs/bitstream.md, Session 4).
-# absolute, as mk/bitstream.mk names its targets (BUILD is $(CURDIR)/build)
-PCI_BS=$(pwd)/build/bitstream-hx8k-pci
+# absolute, as mk/bitstream.mk names its targets (suite.sh makes BUILD so)
+PCI_BS=$BUILD/bitstream-hx8k-pci
 t_run pci-board-synthesises make --no-print-directory BOARD=hx8k-pci $PCI_BS/synpcix_hx8k-pci.json
 t_run pci-board-no-latches-or-loops sh -c "[ -s $PCI_BS/yosys.log ] &&
 	! grep -E '^Latch inferred|Breaking loop' $PCI_BS/yosys.log"
@@ -313,8 +313,8 @@ t_run pci-io-direct-pads-fail sh -c '
 # every input into every block (the target's alone until session 12,
 # `--check block:target`): the placement of pci-io-outputs above
 t_run pci-io-inputs python3 hdl/pci/fit/pci_pin_timing.py \
-	--sdf "$TOP/build/pci-io-fit/pci_io_fit.sdf" --log "$TOP/build/pci-io-fit/nextpnr.log" \
-	--netlist "$TOP/build/pci-io-fit/pci_io_fit.json" --check inputs
+	--sdf "$BUILD/pci-io-fit/pci_io_fit.sdf" --log "$BUILD/pci-io-fit/nextpnr.log" \
+	--netlist "$BUILD/pci-io-fit/pci_io_fit.json" --check inputs
 
 echo "bitstream suite: $(($(date +%s) - started)) s"
 suite_end

@@ -6,10 +6,10 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 . "$TOP/tests/driver/results.sh"
 suite_begin cosim
-t_run build make --no-print-directory -C "$TOP" "$TOP/build/cosim/cosim"
-if [ -x "$TOP/build/cosim/cosim" ]; then
+t_run build make --no-print-directory -C "$TOP" "$BUILD/cosim/cosim"
+if [ -x "$BUILD/cosim/cosim" ]; then
 	start=$(date +%s)
-	"$TOP/build/cosim/cosim" >"$SUITE_LOG_DIR/cosim.log" 2>&1
+	"$BUILD/cosim/cosim" >"$SUITE_LOG_DIR/cosim.log" 2>&1
 	rc=$?
 	results_read "$SUITE_LOG_DIR/cosim.log"
 	echo "cosim: exit $rc after $(( $(date +%s) - start ))s"

@@ -8,10 +8,10 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 . "$TOP/tests/driver/results.sh"
 suite_begin driver
-OUT="$TOP/build/driver-test"
+OUT="$BUILD/driver-test"
 mkdir -p "$OUT"
 CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror"
-INC="-I$TOP/driver/core -I$TOP/driver/os/user -I$TOP/build/gen"
+INC="-I$TOP/driver/core -I$TOP/driver/os/user -I$BUILD/gen"
 SRC="$TOP/driver/core/synpcix_hw.c $TOP/driver/core/synpcix_slot.c $TOP/driver/os/user/synpcix_osdep.c"
 
 # shellcheck disable=SC2086

@@ -18,9 +18,9 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/driver/results.sh"
 . "$TOP/tests/lib/guest.sh"
 suite_begin e2e
-OUT="$TOP/build/e2e-test"
-KMOD="$TOP/build/kmod"
-QEMU="$TOP/build/qemu/qemu-system-x86_64"
+OUT="$BUILD/e2e-test"
+KMOD="$BUILD/kmod"
+QEMU="$BUILD/qemu/qemu-system-x86_64"
 rm -rf "$OUT" && mkdir -p "$OUT"
 CYCLES=${E2E_CYCLES:-100}
 SCALE=${E2E_SCALE:-1000}
@@ -48,13 +48,13 @@ E1000_EARLY_LO=${E2E_E1000_EARLY_LO:--1000}
 E1000_LINK_MBPS=1000
 
 t_run qemu-build make --no-print-directory -C "$TOP" qemu
-[ -f "$TOP/build/qemu/build-time.txt" ] && echo "note: $(cat "$TOP/build/qemu/build-time.txt")"
+[ -f "$BUILD/qemu/build-time.txt" ] && echo "note: $(cat "$BUILD/qemu/build-time.txt")"
 # always through make: kbuild rebuilds what changed, so the guest never
 # runs a module older than the sources
 t_run modules-build make --no-print-directory -C "$TOP" modules
 # the kernel's testptp (mk/testptp.mk), static, for both guests
 t_run testptp-build make --no-print-directory -C "$TOP" testptp
-TESTPTP="$TOP/build/testptp/testptp"
+TESTPTP="$BUILD/testptp/testptp"
 if [ ! -x "$QEMU" ] || [ ! -f "$KMOD/synpcix/synpcix.ko" ]; then
 	t_fail prerequisites "no $QEMU or synpcix.ko"
 	suite_end
@@ -127,7 +127,7 @@ t_run guest-tools sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static 
 	'$TOP/tests/kernel/ptpio.c' -o '$R/bin/ptpio' && \
 	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	'$TOP/tests/e2e/phcrate.c' -o '$R/bin/phcrate' && \
-	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -I'$TOP/build/gen' \
+	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -I'$BUILD/gen' \
 	'$TOP/tests/e2e/stampring.c' -o '$R/bin/stampring' && \
 	${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -static \
 	'$TOP/tests/e2e/pcapstamps.c' -o '$R/bin/pcapstamps'"

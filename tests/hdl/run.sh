@@ -5,7 +5,7 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 suite_begin hdl
-W="$TOP/build/ghdl"
+W="$BUILD/ghdl"
 rm -rf "$W" && mkdir -p "$W"
 cd "$TOP" || exit 1
 GHDL="ghdl -a --std=08 --workdir=$W"
@@ -23,7 +23,7 @@ ls sim/hdl/tb_*.vhd | xargs -n1 basename | sed 's/\.vhd$//' |
 	xargs -P "$jobs" -I{} sh -c "cd '$W' && ghdl --elab-run --std=08 {} --assert-level=error >'$SUITE_LOG_DIR/{}.log' 2>&1; echo \$? >'$SUITE_LOG_DIR/{}.rc'"
 # the same integration testbench against GHDL's synthesis netlist (in the
 # background while the RTL testbenches run)
-sh tests/hdl/netlist.sh "$TOP/build/ghdl-netlist" "$SUITE_LOG_DIR/netlist-synth.log" "$@" \
+sh tests/hdl/netlist.sh "$BUILD/ghdl-netlist" "$SUITE_LOG_DIR/netlist-synth.log" "$@" \
 	>"$SUITE_LOG_DIR/netlist.log" 2>&1 &
 nl_pid=$!
 for tb in sim/hdl/tb_*.vhd; do
@@ -31,7 +31,7 @@ for tb in sim/hdl/tb_*.vhd; do
 	if [ "$(cat "$SUITE_LOG_DIR/$n.rc" 2>/dev/null)" = 0 ] && grep -q "$n: PASS" "$SUITE_LOG_DIR/$n.log"; then
 		t_pass "$n"
 	else
-		t_fail "$n" "log: build/test-logs/hdl/$n.log"
+		t_fail "$n" "log: $SUITE_LOG_DIR/$n.log"
 		grep -m5 -E 'FAIL|error' "$SUITE_LOG_DIR/$n.log" | sed 's/^/    | /'
 	fi
 done
@@ -41,7 +41,7 @@ for n in tb_clock_core tb_pps_servo tb_timebase tb_perout_gen tb_edge_capture tb
 	if grep -q "$n: PASS" "$SUITE_LOG_DIR/netlist.log"; then
 		t_pass "$n-on-synthesis-netlist"
 	else
-		t_fail "$n-on-synthesis-netlist" "exit $nl_rc, log: build/test-logs/hdl/netlist.log"
+		t_fail "$n-on-synthesis-netlist" "exit $nl_rc, log: $SUITE_LOG_DIR/netlist.log"
 		grep -m5 -E 'FAIL|error' "$SUITE_LOG_DIR/netlist.log" | sed 's/^/    | /'
 	fi
 done
@@ -63,11 +63,11 @@ fi
 # change blocks with many state cases (the Verilator models and the
 # bitstream use its output; tests/hdl/fix8_equiv.sh)
 for b in perout_gen stamp_engine pci_target; do
-	if sh tests/hdl/fix8_equiv.sh "$TOP/build/fix8/$b" "$b" "$@" >"$SUITE_LOG_DIR/fix8-$b.log" 2>&1; then
+	if sh tests/hdl/fix8_equiv.sh "$BUILD/fix8/$b" "$b" "$@" >"$SUITE_LOG_DIR/fix8-$b.log" 2>&1; then
 		echo "note: $(tail -n 1 "$SUITE_LOG_DIR/fix8-$b.log")"
 		t_pass "verilog-fix8-equivalent-$b"
 	else
-		t_fail "verilog-fix8-equivalent-$b" "log: build/test-logs/hdl/fix8-$b.log"
+		t_fail "verilog-fix8-equivalent-$b" "log: $SUITE_LOG_DIR/fix8-$b.log"
 		tail -n 3 "$SUITE_LOG_DIR/fix8-$b.log" | sed 's/^/    | /'
 	fi
 done

@@ -14,8 +14,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/driver/results.sh"
 . "$TOP/tests/lib/guest.sh"
 suite_begin kernel
-OUT="$TOP/build/kernel-test"
-KMOD="$TOP/build/kmod"
+OUT="$BUILD/kernel-test"
+KMOD="$BUILD/kmod"
 rm -rf "$OUT" && mkdir -p "$OUT"
 CYCLES=${KTEST_CYCLES:-100}
 TIMEOUT=${KTEST_TIMEOUT:-400}
@@ -68,7 +68,7 @@ t_run guest-modules guest_module "$R" "$KMOD/synpcix/synpcix.ko" "$KMOD/msi_redi
 # test tools: ptpio (static), the register image, phc_ctl with its libraries
 t_run ptpio ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static \
 	"$TOP/tests/kernel/ptpio.c" -o "$R/bin/ptpio"
-t_run regimage sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -I'$TOP/build/gen' \
+t_run regimage sh -c "${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -I'$BUILD/gen' \
 	'$TOP/tests/kernel/regimage.c' -o '$OUT/regimage' && '$OUT/regimage' '$OUT/regs.img' '$R/etc/regs.env'"
 t_run phc_ctl guest_binary "$R" /usr/sbin/phc_ctl
 t_run initramfs guest_pack "$R" "$OUT/initramfs.gz"

@@ -62,7 +62,7 @@ guest_binary() {
 # guest_regs_env FILE: register offsets and reset values from the generated
 # header as SPX_<NAME>=<decimal> lines, for guest scripts to source
 guest_regs_env() {
-	sed -n 's/^#define SYNPCIX_\([A-Z0-9_]*\) \(0x[0-9A-Fa-f]*\)u$/\1 \2/p' "$TOP/build/gen/synpcix_regs.h" |
+	sed -n 's/^#define SYNPCIX_\([A-Z0-9_]*\) \(0x[0-9A-Fa-f]*\)u$/\1 \2/p' "$BUILD/gen/synpcix_regs.h" |
 		while read -r _n _v; do echo "SPX_$_n=$((_v))"; done >"$1"
 }
 

@@ -2,19 +2,24 @@
 # Shared test-suite helpers, sourced by every suite script.
 #
 # A suite calls suite_begin NAME, then t_pass / t_fail (or t_run) once per
-# test, then suite_end. suite_end writes build/test-results/NAME.res as
+# test, then suite_end. suite_end writes $BUILD/test-results/NAME.res as
 # "PASSED FAILED" for tests/summary.sh and exits non-zero on any failure.
 # A suite that dies before suite_end leaves no .res file; the summary
 # counts that as a failure, so a crash is never silent.
 
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
-RESULTS_DIR="${RESULTS_DIR:-$TOP/build/test-results}"
+# the build directory: make's $(BUILD), which the mk rules pass to every
+# suite (`make test BUILD=/tmp/b` builds and tests there); build/ when a
+# suite is run by hand without it
+: "${BUILD:=$TOP/build}"
+case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
+RESULTS_DIR="${RESULTS_DIR:-$BUILD/test-results}"
 
 suite_begin() {
 	SUITE_NAME=$1
 	SUITE_PASSED=0
 	SUITE_FAILED=0
-	SUITE_LOG_DIR="$TOP/build/test-logs/$SUITE_NAME"
+	SUITE_LOG_DIR="$BUILD/test-logs/$SUITE_NAME"
 	mkdir -p "$RESULTS_DIR" "$SUITE_LOG_DIR"
 	rm -f "$RESULTS_DIR/$SUITE_NAME.res"
 	echo "== suite $SUITE_NAME"

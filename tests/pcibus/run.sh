@@ -6,7 +6,7 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 suite_begin pcibus
-BIN="${PCIBUS_TESTS:-$TOP/build/pcibus/pcibus_tests}"
+BIN="${PCIBUS_TESTS:-$BUILD/pcibus/pcibus_tests}"
 if [ ! -x "$BIN" ]; then
 	t_fail build "no $BIN (make test-pcibus builds it)"
 	suite_end
@@ -21,15 +21,15 @@ while read -r t; do
 	if [ "$(cat "$SUITE_LOG_DIR/$t.rc" 2>/dev/null)" = 0 ] && grep -q "^$t: PASS" "$SUITE_LOG_DIR/$t.log"; then
 		t_pass "$t"
 	else
-		t_fail "$t" "log: build/test-logs/pcibus/$t.log"
+		t_fail "$t" "log: $SUITE_LOG_DIR/$t.log"
 		grep -m8 -E '^FAIL|pci_checker|host_bridge|nic_e1000' "$SUITE_LOG_DIR/$t.log" | sed 's/^/    | /'
 	fi
 done <"$SUITE_LOG_DIR/list"
 # the stamping demo, short: its four runs must be sound, and the pcapng
 # files it writes must parse with tsstat and hold as many packets as the
 # runs delivered (stamp_demo.sh checks the counts)
-DEMO="${STAMP_DEMO:-$TOP/build/pcibus/stamp_demo}"
-TSSTAT="${TSSTAT:-$TOP/build/tools/tsstat}"
+DEMO="${STAMP_DEMO:-$BUILD/pcibus/stamp_demo}"
+TSSTAT="${TSSTAT:-$BUILD/tools/tsstat}"
 if [ -x "$DEMO" ] && [ -x "$TSSTAT" ]; then
 	rm -rf "$SUITE_LOG_DIR/demo"
 	t_run stamp_demo_short sh "$TOP/sim/pcibus/stamp_demo.sh" "$DEMO" "$TSSTAT" \

@@ -7,7 +7,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 suite_begin regmap
 GEN="python3 $TOP/hdl/regmap/gen_regmap.py"
 SRC="$TOP/hdl/regmap/synpcix.toml"
-T="$TOP/build/test-logs/regmap/tmp"
+T="$BUILD/test-logs/regmap/tmp"
 rm -rf "$T" && mkdir -p "$T"
 
 $GEN "$SRC" --md "$T/registers.md"
@@ -18,8 +18,8 @@ else
 fi
 
 t_run c-header-compiles sh -c "printf '#include \"synpcix_regs.h\"\nint main(void){return SYNPCIX_CLOCK_CTRL == 0;}\n' >'$T/h.c' &&
-	cc -std=c11 -Wall -Wextra -Werror -I'$TOP/build/gen' '$T/h.c' -o '$T/h' && '$T/h'"
-t_run vhdl-package-analyses ghdl -a --std=08 --workdir="$T" "$TOP/build/gen/synpcix_regs_pkg.vhd"
+	cc -std=c11 -Wall -Wextra -Werror -I'$BUILD/gen' '$T/h.c' -o '$T/h' && '$T/h'"
+t_run vhdl-package-analyses ghdl -a --std=08 --workdir="$T" "$BUILD/gen/synpcix_regs_pkg.vhd"
 
 # The chain: walking NEXT from 0 must visit every block once, in order.
 t_run block-chain-walk sh -c "cat >'$T/walk.c' <<'C'
@@ -37,10 +37,10 @@ int main(void)
 	return SYNPCIX_IRQ_BASE + 0x80 > SYNPCIX_RSV_DOORBELLS_BASE;
 }
 C
-cc -std=c11 -Wall -Werror -I'$TOP/build/gen' '$T/walk.c' -o '$T/walk' && '$T/walk' &&
-grep -q 'PEROUT_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000200\"' '$TOP/build/gen/synpcix_regs_pkg.vhd' &&
-grep -q 'IRQ_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000000\"' '$TOP/build/gen/synpcix_regs_pkg.vhd' &&
-grep -q 'ID_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000040\"' '$TOP/build/gen/synpcix_regs_pkg.vhd'"
+cc -std=c11 -Wall -Werror -I'$BUILD/gen' '$T/walk.c' -o '$T/walk' && '$T/walk' &&
+grep -q 'PEROUT_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000200\"' '$BUILD/gen/synpcix_regs_pkg.vhd' &&
+grep -q 'IRQ_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000000\"' '$BUILD/gen/synpcix_regs_pkg.vhd' &&
+grep -q 'ID_NEXT_RESET : std_logic_vector(31 downto 0) := x\"00000040\"' '$BUILD/gen/synpcix_regs_pkg.vhd'"
 
 # Bad descriptions: each must fail with the expected words and write nothing.
 bad() { # name expected-text toml-body

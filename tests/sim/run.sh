@@ -6,7 +6,7 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 suite_begin sim
-BIN="${SIM_TESTS:-$TOP/build/sim/sim_tests}"
+BIN="${SIM_TESTS:-$BUILD/sim/sim_tests}"
 if [ ! -x "$BIN" ]; then
 	t_fail build "no $BIN (make test-sim builds it)"
 	suite_end
@@ -20,7 +20,7 @@ while read -r t; do
 	if [ "$(cat "$SUITE_LOG_DIR/$t.rc" 2>/dev/null)" = 0 ] && grep -q "^$t: PASS" "$SUITE_LOG_DIR/$t.log"; then
 		t_pass "$t"
 	else
-		t_fail "$t" "log: build/test-logs/sim/$t.log"
+		t_fail "$t" "log: $SUITE_LOG_DIR/$t.log"
 		grep -m6 -E 'FAIL|card_sim|world' "$SUITE_LOG_DIR/$t.log" | sed 's/^/    | /'
 	fi
 done <"$SUITE_LOG_DIR/list"

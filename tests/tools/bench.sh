@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tsstat on a 10^7-packet capture (the thesis's run size), beside capinfos
 # reading the same file: packets/s and peak memory (max RSS), measured.
-# The capture (about 1 GB) is made once under build/tools/bench/.
+# The capture (about 1 GB) is made once under $BUILD/tools/bench/.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-B="$TOP/build/tools"
+: "${BUILD:=$TOP/build}"   # make's $(BUILD) (mk/tools.mk passes it)
+B="$BUILD/tools"
 N=${BENCH_PACKETS:-10000000}
 D="$B/bench"
 F="$D/bench-$N.pcap"

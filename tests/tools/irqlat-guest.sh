@@ -12,7 +12,8 @@
 # usage: irqlat-guest.sh OUTDIR   (exit 0 when every check holds; the
 # guest's output is OUTDIR/results.txt, the console OUTDIR/console.log)
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-B="$TOP/build/tools"
+: "${BUILD:=$TOP/build}"   # make's $(BUILD) (mk/tools.mk passes it)
+B="$BUILD/tools"
 OUT=${1:?usage: irqlat-guest.sh OUTDIR}
 TIMEOUT=${IRQLAT_GUEST_TIMEOUT:-150}
 rm -rf "$OUT" && mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 1

@@ -8,10 +8,10 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/suite.sh"
 suite_begin tools
-B="$TOP/build/tools"
+B="$BUILD/tools"
 GEN="$B/test/gencap"
 TSSTAT="$B/tsstat"
-T="$TOP/build/test-logs/tools/tmp"
+T="$BUILD/test-logs/tools/tmp"
 rm -rf "$T" && mkdir -p "$T"
 FUZZ_SECONDS=${TOOLS_FUZZ_SECONDS:-60}
 
