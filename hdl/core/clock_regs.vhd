@@ -423,7 +423,7 @@ architecture rtl of clock_regs is
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
   signal srcv, wdata : word;
-  signal sel_w, sel_c, sel_r, sel_s : std_logic;
+  signal sel_c, sel_r, sel_s : std_logic;
   -- the adder's source operand, registered: the source multiplexer and the
   -- carry chain in one clock missed 66 MHz (53 MHz placed). A write that
   -- adds selects its source one step ahead (pre_src) and uses b_r.
@@ -465,7 +465,14 @@ architecture rtl of clock_regs is
   signal sv_stamp : std_logic := '0';
   -- the last count seen and how often it wrapped make the 32-bit total
 
-  signal wmask : word;
+  -- the field mask's seven groups of the write under way, a flip-flop each:
+  -- the decode table's group bits where the write takes software's word
+  -- (X_WDATA), else 0, registered with the write (session 20). As
+  -- grp_mask(dec_q) gated by the decoded w_src, every bit of the written
+  -- word had one input more (the word, the group bit and the select) and
+  -- took 3 LUTs besides the adder's sum LUT; with the gated mask one
+  -- flip-flop per group, the word's source is 2 LUTs a bit
+  signal w_grp : std_logic_vector(6 downto 0) := (others => '0');
 
   -- servo
   signal s_state : std_logic_vector(1 downto 0);
@@ -504,7 +511,6 @@ begin
   out_of_win <= '0' when reg_addr(11 downto 9) = "000" else '1';
   wop <= WO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(3 downto 0)));
   rop <= RO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(7 downto 4)));
-  wmask <= grp_mask(dec_q(14 downto 8));
 
   servo : entity work.pps_servo
     port map (
@@ -526,15 +532,14 @@ begin
 
 
   -- The write source as an AND-OR of selects decoded once from w_src:
-  -- software's write data (its fields only), the servo's word, an answer
-  -- word, pps.status (a command word is a RAM constant since session 13:
-  -- MSGW). X_ZERO, X_RAMQ and X_SEXT give 0
+  -- software's write data (its fields only: w_grp), the servo's word, an
+  -- answer word, pps.status (a command word is a RAM constant since
+  -- session 13: MSGW). X_ZERO, X_RAMQ and X_SEXT give 0
   -- here (the latter two are sources of the adder's operand b_r only).
-  sel_w <= '1' when w_src = X_WDATA else '0';
   sel_c <= '1' when w_src = X_CNT else '0';
   sel_r <= '1' when w_src = X_RESP else '0';
   sel_s <= '1' when w_src = X_STATUS else '0';
-  srcv <= (reg_wdata and wmask and (31 downto 0 => sel_w)) or
+  srcv <= (reg_wdata and grp_mask(w_grp)) or
           (s_cnt_val and (31 downto 0 => sel_c)) or
           (resp(31 downto 0) and (31 downto 0 => sel_r)) or
           (x"0000000" & ((stamp_new & s_present & s_state) and (3 downto 0 => sel_s)));
@@ -625,6 +630,11 @@ begin
     procedure wr (slot : natural; src : src_t; aen : std_logic := '0') is
     begin
       w_en <= '1'; w_slot <= slot; w_src <= src; w_aen <= aen;
+      if src = X_WDATA then
+        -- (only DEC writes X_WDATA; dec_q holds reg_addr's entry there,
+        -- and the write's cycle read it from the same address: see dec_a)
+        w_grp <= dec_q(14 downto 8);
+      end if;
     end procedure;
     -- an answer word into its RAM word; the crossing is released with the
     -- write (take_r), so the word is taken once
@@ -649,6 +659,7 @@ begin
   begin
     if rising_edge(clk) then
       w_en <= '0'; w_aen <= '0'; w_cin <= '0'; w_cy <= '0'; w_m8 <= '0'; w_sat <= '0';
+      w_grp <= (others => '0');
       ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0'; sv_stamp <= '0';
 
       case st is
