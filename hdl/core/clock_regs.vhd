@@ -423,7 +423,20 @@ architecture rtl of clock_regs is
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
   signal srcv, wdata : word;
-  signal sel_r, sel_s : std_logic;
+  signal sel_s : std_logic;
+  -- software's word (its fields) and the answer word, registered in the
+  -- clock the sequencer decides to write them (src_w: DEC of a write;
+  -- src_rsp: take_word's branch of IDLE or WAITR), so the written word is
+  -- src_r OR the sum and that OR is one LUT input more on the sum's carry
+  -- LUT (opt_lut's dlogic merge): one LUT a bit instead of two (session
+  -- 20; a registered select instead of the decoded w_src still left ABC
+  -- free to fold the select into each bit's LUT, and it did). Both
+  -- words are held from that clock to the write's (reg_wdata until
+  -- ready, the answer until take_r). src_w is also 1 in a DEC that
+  -- refuses the value, and src_rsp in an IDLE that starts an access
+  -- instead: no write follows either, so src_r is unused then.
+  signal src_r : word := (others => '0');
+  signal src_w, src_rsp : std_logic;
   -- the servo's word is taken now (take_cnt in IDLE or WAITR: the
   -- conditions of those branches, combinational), so b_r loads it and the
   -- write in the next clock is ram_q (SL_ZERO, 0) + b_r: the servo's word
@@ -475,14 +488,6 @@ architecture rtl of clock_regs is
   signal sv_stamp : std_logic := '0';
   -- the last count seen and how often it wrapped make the 32-bit total
 
-  -- the field mask's seven groups of the write under way, a flip-flop each:
-  -- the decode table's group bits where the write takes software's word
-  -- (X_WDATA), else 0, registered with the write (session 20). As
-  -- grp_mask(dec_q) gated by the decoded w_src, every bit of the written
-  -- word had one input more (the word, the group bit and the select) and
-  -- took 3 LUTs besides the adder's sum LUT; with the gated mask one
-  -- flip-flop per group, the word's source is 2 LUTs a bit
-  signal w_grp : std_logic_vector(6 downto 0) := (others => '0');
 
   -- servo
   signal s_state : std_logic_vector(1 downto 0);
@@ -542,14 +547,23 @@ begin
 
 
   -- The write source as an AND-OR of selects decoded once from w_src:
-  -- software's write data (its fields only: w_grp), the servo's word, an
-  -- answer word, pps.status (a command word is a RAM constant since
-  -- session 13: MSGW). X_ZERO, X_RAMQ and X_SEXT give 0
-  -- here (the latter two are sources of the adder's operand b_r only).
-  sel_r <= '1' when w_src = X_RESP else '0';
+  -- software's write data (its fields only) and an answer word (src_r),
+  -- pps.status (live in the write's clock, as before; a command word is a
+  -- RAM constant since session 13: MSGW; the servo's word comes through
+  -- b_r: cnt_ld). X_ZERO, X_RAMQ, X_SEXT and X_CNT give 0 here.
+  src_w <= '1' when st = DEC and reg_write = '1' else '0';
+  src_rsp <= '1' when (st = WAITR or (st = IDLE and rd_bad = '0')) and resp_pend = '1' and
+                      take_r = '0' and s_stamp_busy = '0' else '0';
+  srcreg : process (clk)
+  begin
+    if rising_edge(clk) then
+      -- (dec_q in DEC is reg_addr's entry: IDLE read it)
+      src_r <= (reg_wdata and grp_mask(dec_q(14 downto 8)) and (31 downto 0 => src_w)) or
+               (resp(31 downto 0) and (31 downto 0 => src_rsp));
+    end if;
+  end process;
   sel_s <= '1' when w_src = X_STATUS else '0';
-  srcv <= (reg_wdata and grp_mask(w_grp)) or
-          (resp(31 downto 0) and (31 downto 0 => sel_r)) or
+  srcv <= src_r or
           (x"0000000" & ((stamp_new & s_present & s_state) and (3 downto 0 => sel_s)));
 
   -- take_cnt's branch of IDLE and of WAITR (an answer word goes first in
@@ -652,11 +666,6 @@ begin
     procedure wr (slot : natural; src : src_t; aen : std_logic := '0') is
     begin
       w_en <= '1'; w_slot <= slot; w_src <= src; w_aen <= aen;
-      if src = X_WDATA then
-        -- (only DEC writes X_WDATA; dec_q holds reg_addr's entry there,
-        -- and the write's cycle read it from the same address: see dec_a)
-        w_grp <= dec_q(14 downto 8);
-      end if;
     end procedure;
     -- an answer word into its RAM word; the crossing is released with the
     -- write (take_r), so the word is taken once
@@ -681,7 +690,6 @@ begin
   begin
     if rising_edge(clk) then
       w_en <= '0'; w_aen <= '0'; w_cin <= '0'; w_cy <= '0'; w_m8 <= '0'; w_sat <= '0';
-      w_grp <= (others => '0');
       ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0'; sv_stamp <= '0';
 
       case st is
