@@ -423,7 +423,30 @@ architecture rtl of clock_regs is
   signal w_slot : natural range 0 to 127 := 0;
   signal w_src : src_t := X_ZERO;
   signal srcv, wdata : word;
-  signal sel_w, sel_c, sel_r, sel_s : std_logic;
+  signal sel_s : std_logic;
+  -- software's word (its fields) and the answer word, registered in the
+  -- clock the sequencer decides to write them (src_w: DEC of a write;
+  -- src_rsp: take_word's branch of IDLE or WAITR), so the written word is
+  -- src_r OR the sum and that OR is one LUT input more on the sum's carry
+  -- LUT (opt_lut's dlogic merge): one LUT a bit instead of two (session
+  -- 20; a registered select instead of the decoded w_src still left ABC
+  -- free to fold the select into each bit's LUT, and it did). Both
+  -- words are held from that clock to the write's (reg_wdata until
+  -- ready, the answer until take_r). src_w is also 1 in a DEC that
+  -- refuses the value, and src_rsp in an IDLE that starts an access
+  -- instead: no write follows either, so src_r is unused then.
+  signal src_r : word := (others => '0');
+  signal src_w, src_rsp : std_logic;
+  -- the servo's word is taken now (take_cnt in IDLE or WAITR: the
+  -- conditions of those branches, combinational), so b_r loads it and the
+  -- write in the next clock is ram_q (SL_ZERO, 0) + b_r: the servo's word
+  -- is not a source of the written word's AND-OR (session 20: with only
+  -- software's word and the answer left there, a bit's source is one LUT
+  -- and the OR with the sum goes into the sum's carry LUT, opt_lut's
+  -- dlogic merge; b_r's bits 31..8 were flip-flops with no LUT, so the
+  -- load's LUT costs no cell). Loaded too when IDLE starts an access
+  -- instead (DEC), a clock with no write: harmless.
+  signal cnt_ld : std_logic;
   -- the adder's source operand, registered: the source multiplexer and the
   -- carry chain in one clock missed 66 MHz (53 MHz placed). A write that
   -- adds selects its source one step ahead (pre_src) and uses b_r.
@@ -465,7 +488,6 @@ architecture rtl of clock_regs is
   signal sv_stamp : std_logic := '0';
   -- the last count seen and how often it wrapped make the 32-bit total
 
-  signal wmask : word;
 
   -- servo
   signal s_state : std_logic_vector(1 downto 0);
@@ -504,7 +526,6 @@ begin
   out_of_win <= '0' when reg_addr(11 downto 9) = "000" else '1';
   wop <= WO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(3 downto 0)));
   rop <= RO_BAD when out_of_win = '1' else to_integer(unsigned(dec_q(7 downto 4)));
-  wmask <= grp_mask(dec_q(14 downto 8));
 
   servo : entity work.pps_servo
     port map (
@@ -526,19 +547,30 @@ begin
 
 
   -- The write source as an AND-OR of selects decoded once from w_src:
-  -- software's write data (its fields only), the servo's word, an answer
-  -- word, pps.status (a command word is a RAM constant since session 13:
-  -- MSGW). X_ZERO, X_RAMQ and X_SEXT give 0
-  -- here (the latter two are sources of the adder's operand b_r only).
-  sel_w <= '1' when w_src = X_WDATA else '0';
-  sel_c <= '1' when w_src = X_CNT else '0';
-  sel_r <= '1' when w_src = X_RESP else '0';
+  -- software's write data (its fields only) and an answer word (src_r),
+  -- pps.status (live in the write's clock, as before; a command word is a
+  -- RAM constant since session 13: MSGW; the servo's word comes through
+  -- b_r: cnt_ld). X_ZERO, X_RAMQ, X_SEXT and X_CNT give 0 here.
+  src_w <= '1' when st = DEC and reg_write = '1' else '0';
+  src_rsp <= '1' when (st = WAITR or (st = IDLE and rd_bad = '0')) and resp_pend = '1' and
+                      take_r = '0' and s_stamp_busy = '0' else '0';
+  srcreg : process (clk)
+  begin
+    if rising_edge(clk) then
+      -- (dec_q in DEC is reg_addr's entry: IDLE read it)
+      src_r <= (reg_wdata and grp_mask(dec_q(14 downto 8)) and (31 downto 0 => src_w)) or
+               (resp(31 downto 0) and (31 downto 0 => src_rsp));
+    end if;
+  end process;
   sel_s <= '1' when w_src = X_STATUS else '0';
-  srcv <= (reg_wdata and wmask and (31 downto 0 => sel_w)) or
-          (s_cnt_val and (31 downto 0 => sel_c)) or
-          (resp(31 downto 0) and (31 downto 0 => sel_r)) or
+  srcv <= src_r or
           (x"0000000" & ((stamp_new & s_present & s_state) and (3 downto 0 => sel_s)));
 
+  -- take_cnt's branch of IDLE and of WAITR (an answer word goes first in
+  -- both, IDLE's bad_access clear before it; see seq)
+  cnt_ld <= '1' when (st = IDLE or st = WAITR) and s_cnt_req = '1' and s_cnt_ack = '0' and
+                     not (resp_pend = '1' and take_r = '0' and s_stamp_busy = '0') and
+                     not (st = IDLE and rd_bad = '1') else '0';
   sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
   -- The written word is the sum OR the source, no multiplexer between
@@ -603,15 +635,24 @@ begin
       -- (bits 31..8 written as a load or a clear: as the three-way case
       -- Yosys took X_SEXT alone as the reset and kept a LUT per bit for
       -- the rest, session 13)
+      -- (w_src is never X_RAMQ or X_SEXT in IDLE or WAITR, where cnt_ld
+      -- may be 1: E1/G1 set X_RAMQ, and E2..E3 / G2 follow them)
       if w_src = X_RAMQ then
         b_r(31 downto 8) <= ram_q(31 downto 8);
+      elsif cnt_ld = '1' then
+        b_r(31 downto 8) <= s_cnt_val(31 downto 8);
       else
         b_r(31 downto 8) <= (others => '0');
       end if;
       case w_src is
         when X_RAMQ => b_r(7 downto 0) <= ram_q(7 downto 0);
         when X_SEXT => b_r(7 downto 0) <= (others => b_r(31));
-        when others => b_r(7 downto 0) <= (others => '0');
+        when others =>
+          if cnt_ld = '1' then
+            b_r(7 downto 0) <= s_cnt_val(7 downto 0);
+          else
+            b_r(7 downto 0) <= (others => '0');
+          end if;
       end case;
     end if;
   end process;
@@ -638,7 +679,7 @@ begin
     -- a word from the servo's result port into its RAM word
     procedure take_cnt is
     begin
-      wr(s_cnt_sel, X_CNT); s_cnt_ack <= '1';
+      wr(s_cnt_sel, X_CNT, '1'); s_cnt_ack <= '1';   -- 0 + b_r (cnt_ld)
       if s_cnt_sel = P_STAMP_LO then
         stamp_lock <= '1';
       end if;
