@@ -231,8 +231,8 @@ begin
   chunks : for j in 0 to NCH - 1 generate
     signal cin, ecin, prev : std_logic;
     signal asum, rsum : unsigned(W downto 0);
-    -- chunks without period bits: data + 1 (see a(j) below), with its
-    -- carry out: the data chunk is all ones (see ec(j) below)
+    -- chunks without period bits: data + the carry in, ecin on the chain's
+    -- carry in (see a(j) below); its carry out is ec(j)
     signal dinc : unsigned(W downto 0);
     -- the chunk that holds the period's top bits: period + data + carry in
     -- over the PB bits that have period bits, the data bits above them + 1
@@ -260,7 +260,7 @@ begin
     -- flip-flops the LUT does, the fourth LUT input is the control)
     asum <= ('0' & pj) + ('0' & chunk(data, j)) + ("" & ecin);
     rsum <= ('0' & r(j)) + ('0' & a(j)) + ("" & cin);
-    dinc <= ('0' & chunk(data, j)) + 1;
+    dinc <= ('0' & chunk(data, j)) + ("" & ecin);
     alo <= ('0' & pj(PB - 1 downto 0)) + ('0' & chunk(data, j)(PB - 1 downto 0)) + ("" & ecin);
     dhinc <= chunk(data, j)(W - 1 downto PB) + 1;
 
@@ -297,31 +297,27 @@ begin
         elsif j * W < 40 and (j + 1) * W > 40 then
           ec(j) <= gen_c(j) or (prop_c(j) and ecin);
         elsif j * W >= 40 then
-          -- no period bits here: the carry of data + ec is ec and data all
-          -- ones, so it need not ripple through this chunk's chain (that
-          -- ec -> chain -> ec path was the worst tb_clk path of the placed
-          -- card at seed 2, 8.3 - 8.6 ns). "All ones" is the carry out of
-          -- data + 1, the chain a(j) has anyway (the held data's chain, not
-          -- ec's), which joins the chain as its last cell with ec's
-          -- flip-flop (carry_ff_fill); until session 19 a registered 16-bit
-          -- AND (ones(j), about 5 LUTs and a flip-flop per chunk)
-          ec(j) <= ecin and dinc(W);
+          -- no period bits here: the carry out of data + ec, the chain a(j)
+          -- has anyway. Until session 19 a registered 16-bit AND of the
+          -- data (ones(j), about 5 LUTs and a flip-flop per chunk), then
+          -- ecin AND data + 1's carry out (see a(j) for session 20)
+          ec(j) <= dinc(W);
         else
           ec(j) <= asum(W);
         end if;
         if en_n(j) = '0' then
           if j * W >= 40 then
-            -- no period bits: data + carry in, chosen by the carry in from
-            -- data and data + 1 (the held data's chain, not a chain fed by
-            -- ecin: ec(j - 1) -> feed-in -> 16-bit chain -> a(j), the shape
-            -- of the worst tb_clk path of the PCI board at seed 2 of
-            -- session 14's merge, chunk 2's, 8.0 ns). Still one LUT per
-            -- bit: en, ecin, the data bit and the chain's carry.
-            if ecin = '1' then
-              a(j) <= dinc(W - 1 downto 0);
-            else
-              a(j) <= chunk(data, j);
-            end if;
+            -- no period bits: data + carry in, ecin on the chain's carry
+            -- in, so each bit is the chain's own sum LUT and a(j)'s
+            -- flip-flop shares its cell (en_n is its synchronous reset).
+            -- Sessions 14 - 19 chose between data and data + 1 by ecin
+            -- instead, to keep ec(j - 1) off the chain: the choice was a
+            -- second LUT behind the sum, and with the data from block RAM
+            -- (session 19) block RAM -> 16-bit chain -> sum -> route ->
+            -- choice -> a(4) was the worst tb_clk path of the PCI board
+            -- (8.2 - 8.6 ns, missing 125 MHz at one seed of 2 / 1 / 3 or
+            -- more on every tree of sessions 19 and 20)
+            a(j) <= dinc(W - 1 downto 0);
           elsif j * W < 40 and (j + 1) * W > 40 then
             -- the same above the period's bits: the data bits there + the
             -- carry out of the bits below, chosen from data and data + 1.
