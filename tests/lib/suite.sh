@@ -8,11 +8,7 @@
 # counts that as a failure, so a crash is never silent.
 
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
-# the build directory: make's $(BUILD), which the mk rules pass to every
-# suite (`make test BUILD=/tmp/b` builds and tests there); build/ when a
-# suite is run by hand without it
-: "${BUILD:=$TOP/build}"
-case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
+. "$TOP/tests/lib/build_dir.sh"
 RESULTS_DIR="${RESULTS_DIR:-$BUILD/test-results}"
 
 suite_begin() {

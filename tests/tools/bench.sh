@@ -5,7 +5,7 @@
 # The capture (about 1 GB) is made once under $BUILD/tools/bench/.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-: "${BUILD:=$TOP/build}"   # make's $(BUILD) (mk/tools.mk passes it)
+. "$TOP/tests/lib/build_dir.sh"
 B="$BUILD/tools"
 N=${BENCH_PACKETS:-10000000}
 D="$B/bench"

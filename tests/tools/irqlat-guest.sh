@@ -12,7 +12,7 @@
 # usage: irqlat-guest.sh OUTDIR   (exit 0 when every check holds; the
 # guest's output is OUTDIR/results.txt, the console OUTDIR/console.log)
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-: "${BUILD:=$TOP/build}"   # make's $(BUILD) (mk/tools.mk passes it)
+. "$TOP/tests/lib/build_dir.sh"
 B="$BUILD/tools"
 OUT=${1:?usage: irqlat-guest.sh OUTDIR}
 TIMEOUT=${IRQLAT_GUEST_TIMEOUT:-150}
