@@ -101,6 +101,33 @@ static void synpcix_intx_release(void *data)
 		spx_irq_ack(&sp->hw, &sp->irq_raised_seen);
 }
 
+/*
+ * The card's MSI write carries hw.addr_bits of bus address (dma.info, 48):
+ * an MSI address the host programmed at or above 2^addr_bits would land
+ * somewhere else, so the probe takes INTx instead. Read back from the
+ * capability, where the card takes it from.
+ */
+static bool synpcix_msi_reachable(struct synpcix *sp)
+{
+	struct pci_dev *pdev = sp->pdev;
+	unsigned int bits = sp->hw.addr_bits;
+	u32 lo, hi;
+	u16 flags;
+
+	if (!pdev->msi_enabled || !pdev->msi_cap || bits >= 64)
+		return true;
+	pci_read_config_word(pdev, pdev->msi_cap + PCI_MSI_FLAGS, &flags);
+	if (!(flags & PCI_MSI_FLAGS_64BIT))
+		return true;
+	pci_read_config_dword(pdev, pdev->msi_cap + PCI_MSI_ADDRESS_LO, &lo);
+	pci_read_config_dword(pdev, pdev->msi_cap + PCI_MSI_ADDRESS_HI, &hi);
+	if (!(hi >> (bits - 32)))
+		return true;
+	dev_warn(&pdev->dev, "MSI address 0x%08x%08x is beyond the card's %u-bit bus addresses: using INTx\n",
+		 hi, lo, bits);
+	return false;
+}
+
 static int synpcix_request_irqs(struct synpcix *sp)
 {
 	struct device *dev = &sp->pdev->dev;
@@ -134,6 +161,7 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	struct synpcix *sp;
 	void __iomem *regs;
 	int err, nvec;
+	bool msi;
 
 	sp = devm_kzalloc(dev, sizeof(*sp), GFP_KERNEL);
 	if (!sp)
@@ -173,8 +201,8 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	 * time and stamps, so failure here is not fatal.
 	 */
 	pci_set_master(pdev);
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
-	sp->hw.dma_bits = 64;
+	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(sp->hw.addr_bits));
+	sp->hw.dma_bits = sp->hw.addr_bits;
 	if (err) {
 		err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
 		sp->hw.dma_bits = 32;
@@ -182,14 +210,26 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		dev_warn(dev, "no usable DMA mask (%d): rings must be below 4 GiB\n", err);
 	nvec = -ENOSPC;
-	if (sp->hw.n_slots > 1 && !force_intx) {
+	msi = !force_intx;
+	if (sp->hw.n_slots > 1 && msi) {
 		int want = roundup_pow_of_two(sp->hw.n_slots);
 
 		nvec = pci_alloc_irq_vectors(pdev, want, want, PCI_IRQ_MSI);
+		if (nvec >= 0 && !synpcix_msi_reachable(sp)) {
+			pci_free_irq_vectors(pdev);
+			nvec = -ERANGE;
+			msi = false;
+		}
+	}
+	if (nvec < 0 && msi) {
+		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
+		if (nvec >= 0 && !synpcix_msi_reachable(sp)) {
+			pci_free_irq_vectors(pdev);
+			nvec = -ERANGE;
+		}
 	}
 	if (nvec < 0)
-		nvec = pci_alloc_irq_vectors(pdev, 1, 1, force_intx ? PCI_IRQ_INTX :
-					     PCI_IRQ_MSI | PCI_IRQ_INTX);
+		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_INTX);
 	if (nvec < 0) {
 		dev_warn(dev, "no interrupt vector (%d): inputs are polled\n", nvec);
 		sp->irq_kind = "none";

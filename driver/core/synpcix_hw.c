@@ -385,6 +385,27 @@ int spx_probe(struct spx_hw *hw)
 				  hw->nominal_period_fp, 1ULL << SPX_FP_SHIFT);
 	hw->seq_known = false;
 	hw->events_lost = 0;
+	/*
+	 * How many bus address bits the card's master carries: dma.info
+	 * (dma block 1.1 on; 48). Builds before it carried 64. The OS layer
+	 * sets its DMA mask from this and refuses an MSI address above it.
+	 */
+	hw->addr_bits = 64;
+	if (hw->present[SPX_BLK_DMA] && (hw->version[SPX_BLK_DMA] & 0xffff) >= 1) {
+		u32 info = RD(hw, DMA, INFO);
+		unsigned int bits = SPX_GET(DMA, INFO, ADDR_BITS, info);
+
+		if (info == SPX_ALL_ONES) {
+			spx_err(hw, "dma.info reads all ones: card not responding\n");
+			return -ENODEV;
+		}
+		if (bits < 32 || bits > 64) {
+			spx_warn(hw, "dma.info.addr_bits %u is not in 32..64: using 32\n",
+				 bits);
+			bits = 32;
+		}
+		hw->addr_bits = bits;
+	}
 	/* after the nominal period: the latch latency is given in clocks */
 	return spx_slot_probe(hw, SPX_GET(ID, FEATURES, N_SLOTS, features));
 }

@@ -87,6 +87,8 @@ struct spx_hw {
 	unsigned int slot_fifo_depth;	/* capture FIFO entries, all slots */
 	unsigned int latch_clks;	/* msi_slots.info.latch_clks */
 	u64 latch_ns;			/* latch_clks in ns at the nominal period */
+	unsigned int addr_bits;		/* bus address bits the card's master
+					 * carries (dma.info; 64 before it) */
 	unsigned int dma_bits;		/* bus address bits the card may use
 					 * for rings (0 = 64; the OS layer
 					 * sets its DMA mask here) */

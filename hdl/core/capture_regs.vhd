@@ -156,6 +156,7 @@ begin
     d := d or pick(a = REG_MSI_SLOTS_STATUS / 4, status_w);
     d := d or pick(a = REG_DMA_ERRORS / 4, w32(std_logic_vector(errors)));
     d := d or pick(a = REG_DMA_LAST_ERROR / 4, lerr_w);
+    d := d or pick(a = REG_DMA_INFO / 4, DMA_INFO_RESET);
     d := d or pick(a = REG_IRQ_MASK / 4, w32(mask));
     d := d or pick(a = REG_IRQ_PENDING / 4, w32(irq_pend));
     d := d or pick(a = REG_IRQ_GAP / 4, w32(gap));

@@ -119,6 +119,10 @@ architecture rtl of stamp_engine is
   -- a word no clock writes after S_INIT (0): the sequencer's first operand
   -- for an item written from its own operand alone (the verdict word)
   constant W_ZERO      : natural := W_EXP + 1;
+  -- bus address bits the initiator carries (pci_initiator's A_BITS)
+  constant A_BITS : natural :=
+    to_integer(unsigned(DMA_INFO_RESET(DMA_INFO_ADDR_BITS_LSB + DMA_INFO_ADDR_BITS_WIDTH - 1
+                                       downto DMA_INFO_ADDR_BITS_LSB)));
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
 
@@ -374,6 +378,8 @@ architecture rtl of stamp_engine is
   -- S_PLAN0 (done_off) and before every S_CHK clock that may stamp
   -- (stamp_off); see r_raddr
   signal sw      : unsigned(7 downto 0);
+  -- a window write's upper address word reaches past A_BITS
+  signal hi_over : std_logic;
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
   signal idx     : unsigned(15 downto 0);
   -- The entry's word address, ring_base_lo + idx * sw, with the carry out
@@ -886,7 +892,10 @@ begin
             win_ack <= '1';
             r_waddr <= win_slot & win_word;
             if win_write = '1' then
-              if writable(w) then
+              -- an upper address word naming bits the initiator does not
+              -- carry (dma.info.addr_bits) is refused: the card would
+              -- read and write a different address
+              if writable(w) and not ((w = W_BASE_HI or w = W_CAUSE_HI) and hi_over = '1') then
                 r_we <= '1';   -- (wd: win_wdata)
               end if;
             elsif w = W_CAUSE_ACC then
@@ -1518,6 +1527,7 @@ begin
 
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it
+  hi_over <= '0' when win_wdata(31 downto A_BITS - 32) = (31 downto A_BITS - 32 => '0') else '1';
   win_rdata <= r_rdata;
   d_valid   <= dv;
   d_write   <= dwr;

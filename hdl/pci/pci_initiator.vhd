@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- PCI 2.3 bus master (32 bit, 33/66 MHz) behind the card's DMA port
 -- (docs/card-internals.md section 3): memory write and read bursts of 1..16
--- words, dual address cycles above 4 GiB, REQ#/GNT# with bus parking, the
+-- words, dual address cycles above 4 GiB (bus addresses below
+-- 2^dma.info.addr_bits = 2^48), REQ#/GNT# with bus parking, the
 -- latency timer, target retry/disconnect/abort, master abort and parity.
 -- docs/pci.md ("The initiator", "Pins") says why it is built so.
 --
@@ -85,6 +86,7 @@ end architecture;
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
+use work.synpcix_regs_pkg.all;
 
 entity pci_initiator is
   generic (
@@ -253,6 +255,17 @@ architecture rtl of pci_initiator is
   -- each word (in the 4 KiB page, as the burst's address did), so no
   -- word index is added to it
   signal a_lo     : std_logic_vector(31 downto 2) := (others => '0');
+  -- The upper address dword: bits 47..32 only (A_BITS, the register map's
+  -- dma.info.addr_bits, which the driver reads for its DMA mask). Its bits
+  -- from A_BITS up are never loaded and stay 0, so the requesters' upper
+  -- address bits are dead logic too: 48 address bits were 68 logic cells
+  -- fewer than 64 (session 20's measure). Nothing above 2^48 reaches the
+  -- port: the slot RAM refuses such ring and cause addresses
+  -- (stamp_engine), the event ring lies below 4 GiB, and the driver takes
+  -- INTx when the host's MSI address is at or above 2^48.
+  constant A_BITS : natural :=
+    to_integer(unsigned(DMA_INFO_RESET(DMA_INFO_ADDR_BITS_LSB + DMA_INFO_ADDR_BITS_WIDTH - 1
+                                       downto DMA_INFO_ADDR_BITS_LSB)));
   signal a_hi     : word := (others => '0');
   signal dac_q    : std_logic := '0';   -- upper address non-zero: dual address cycle
   signal dac2     : std_logic := '0';   -- the second address phase is on the bus
@@ -391,6 +404,8 @@ architecture rtl of pci_initiator is
   -- next value whenever the initiator drives AD
   signal pq : std_logic := '0';
 begin
+  assert A_BITS > 32 and A_BITS <= 64
+    report "pci_initiator: dma.info.addr_bits must be 33..64" severity failure;
   -- the engine's view of the last edge
   moved <= '1' when state = DATA and irdy_q = '0' and trdy_r = '0' else '0';
   -- the compares a clock ahead, from the next value, so none of them is
@@ -596,14 +611,14 @@ begin
         case state is
           when IDLE =>
             if dma_hi_ld = '1' then
-              a_hi_nx <= dma_addr(63 downto 32);
+              a_hi_nx(A_BITS - 33 downto 0) <= dma_addr(A_BITS - 1 downto 32);
             end if;
             if dma_valid = '1' then
               ready_q_nx  <= '1';
               wr_q_nx     <= dma_write;
               a_lo_nx     <= dma_addr(31 downto 2);
               if dma_hi_keep = '0' then
-                a_hi_nx   <= dma_addr(63 downto 32);
+                a_hi_nx(A_BITS - 33 downto 0) <= dma_addr(A_BITS - 1 downto 32);
               end if;
               rem_w_nx    <= unsigned(dma_len);
               fill_nx     <= unsigned(dma_len(3 downto 0));

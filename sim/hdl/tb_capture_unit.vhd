@@ -440,8 +440,21 @@ begin
     wr(REG_MSI_SLOTS_CTRL, 7);
     rd(REG_MSI_SLOTS_RING_COUNT, v);
     check(unsigned(v) = RING_N, "ring_count readback");
-    -- slot 3: a ring beyond host memory (DMA error: master abort)
+    -- the card reaches 48-bit bus addresses (dma.info): an upper word
+    -- with bit 48 or above set is refused and the old word stays
+    rd(REG_DMA_INFO, v);
+    check(unsigned(v) = 48, "dma.info reads " & to_hstring(v) & ", not 48 address bits");
     sel(3);
+    wr(REG_MSI_SLOTS_RING_BASE_HI, 16#FFFF#);
+    wr(REG_MSI_SLOTS_RING_BASE_HI, 16#10000#);
+    rd(REG_MSI_SLOTS_RING_BASE_HI, v);
+    check(unsigned(v) = 16#FFFF#, "ring_base_hi took a word past 2^48: " & to_hstring(v));
+    wr(REG_MSI_SLOTS_CAUSE_ADDR_HI, 16#1234#);
+    wr(REG_MSI_SLOTS_CAUSE_ADDR_HI, 16#40000000#);
+    rd(REG_MSI_SLOTS_CAUSE_ADDR_HI, v);
+    check(unsigned(v) = 16#1234#, "cause_addr_hi took a word past 2^48: " & to_hstring(v));
+    wr(REG_MSI_SLOTS_CAUSE_ADDR_HI, 0);
+    -- slot 3: a ring beyond host memory (DMA error: master abort)
     wr(REG_MSI_SLOTS_RING_BASE_LO, 16#10000#);
     wr(REG_MSI_SLOTS_RING_BASE_HI, 16#7#);
     wr(REG_MSI_SLOTS_RING_COUNT, 8);

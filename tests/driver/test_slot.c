@@ -68,6 +68,7 @@ static void sc_init(struct scard *c, unsigned int n_slots, u32 latch_clks)
 			       SPX_FIELD(MSI_SLOTS, INFO, FIFO_LOG2, 8) |
 			       SPX_FIELD(MSI_SLOTS, INFO, LATCH_CLKS, latch_clks);
 	sc_hdr(c, SYNPCIX_DMA_BASE, SYNPCIX_DMA_TYPE_ID, SYNPCIX_DMA_VERSION, SYNPCIX_IRQ_BASE);
+	c->img[SYNPCIX_DMA_INFO / 4] = SYNPCIX_DMA_INFO_RESET;
 	sc_hdr(c, SYNPCIX_IRQ_BASE, SYNPCIX_IRQ_TYPE_ID, SYNPCIX_IRQ_VERSION, 0);
 	for (s = 0; s < SPX_MAX_SLOTS; s++) {
 		c->bank[s][W(RING_STRIDE)] = MS(RING_STRIDE_RESET);
@@ -168,6 +169,21 @@ static void test_probe(void)
 	CHECK(hw.slot_fifo_depth == 256, "fifo %u", hw.slot_fifo_depth);
 	CHECK(hw.latch_clks == 2 && hw.latch_ns == 16, "latch %u clks %" PRIu64 " ns",
 	      hw.latch_clks, hw.latch_ns);
+	CHECK(hw.addr_bits == 48, "dma.info: %u address bits", hw.addr_bits);
+	end();
+
+	begin("slot-probe/dma-address-bits");
+	sc_init(&c, 4, 2);
+	c.img[(SYNPCIX_DMA_BASE + SYNPCIX_BLK_VERSION) / 4] = SYNPCIX_DMA_VERSION & ~0xffffu;
+	err = hw_init(&hw, &c);
+	CHECK(err == 0 && hw.addr_bits == 64, "dma block 1.0 (no info): %d, %u bits",
+	      err, hw.addr_bits);
+	sc_init(&c, 4, 2);
+	c.img[SYNPCIX_DMA_INFO / 4] = 70;
+	err = hw_init(&hw, &c);
+	CHECK(err == 0 && hw.addr_bits == 32 && strstr(spx_os_last_log, "not in 32..64"),
+	      "a bad width falls back to 32 and says so: %d, %u bits: %s", err,
+	      hw.addr_bits, spx_os_last_log);
 	end();
 
 	begin("slot-probe/card-without-capture-unit");
@@ -369,6 +385,8 @@ EDIT(e_crosses_page_1020, { r->stride = 1020; r->count = 5; r->base = 0; r->inde
 EDIT(e_cause0, { r->cause_en = true; r->cause_addr = 0; })
 EDIT(e_cause_unaligned, { r->cause_en = true; r->cause_addr = 0xfebc00c2ULL; })
 EDIT(e_cause_above_32, { r->cause_en = true; r->cause_addr = 0x100000000ULL; hw->dma_bits = 32; })
+EDIT(e_base_above_48, { r->base = (1ULL << 48) - 2048; hw->dma_bits = 48; })
+EDIT(e_cause_above_48, { r->cause_en = true; r->cause_addr = 1ULL << 48; hw->dma_bits = 48; })
 EDIT(e_head_no_cause, { r->cause_en = false; r->head_addr = 0xfebc2810ULL; })
 EDIT(e_head_unaligned, { r->cause_en = true; r->cause_addr = 0xfebc00c0ULL; r->head_addr = 0xfebc2812ULL; })
 EDIT(e_head_other_high, { r->cause_en = true; r->cause_addr = 0xfebc00c0ULL;
@@ -396,6 +414,8 @@ static const struct bad_case bad[] = {
 	{ "cause-addr-0", -EINVAL, e_cause0 },
 	{ "cause-addr-unaligned", -EINVAL, e_cause_unaligned },
 	{ "cause-beyond-32-bit-card", -ERANGE, e_cause_above_32 },
+	{ "ring-beyond-48-bit-card", -ERANGE, e_base_above_48 },
+	{ "cause-beyond-48-bit-card", -ERANGE, e_cause_above_48 },
 	{ "head-addr-without-cause", -EINVAL, e_head_no_cause },
 	{ "head-addr-unaligned", -EINVAL, e_head_unaligned },
 	{ "head-addr-high-word-not-cause's", -EINVAL, e_head_other_high },
@@ -475,6 +495,11 @@ static void test_rings(void)
 	hw.dma_bits = 0;
 	r.base = 0xfffffffffffff000ULL;
 	CHECK(spx_slot_program(&hw, 1, &r) == 0, "ring ending at 2^64 - 1");
+	hw.dma_bits = 48;
+	r.base = (1ULL << 48) - 4096;
+	CHECK(spx_slot_program(&hw, 1, &r) == 0, "ring ending at 2^48 - 1 on a 48-bit card: %s",
+	      spx_os_last_log);
+	hw.dma_bits = 0;
 	r = legacy_ring();
 	r.cause_en = false;
 	r.cause_addr = 3;	/* ignored without cause_en, and not written */
