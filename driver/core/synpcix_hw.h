@@ -86,6 +86,7 @@ struct spx_hw {
 	unsigned int n_slots;		/* MSI slots (msi_slots.info; 0: none) */
 	unsigned int slot_fifo_depth;	/* capture FIFO entries, all slots */
 	unsigned int latch_clks;	/* msi_slots.info.latch_clks */
+	u32 ring_max;			/* largest ring_count (info.ring_log2) */
 	u64 latch_ns;			/* latch_clks in ns at the nominal period */
 	unsigned int addr_bits;		/* bus address bits the card's master
 					 * carries (dma.info; 64 before it) */

@@ -82,6 +82,11 @@ int spx_slot_probe(struct spx_hw *hw, unsigned int features_n_slots)
 			features_n_slots, hw->n_slots);
 	hw->slot_fifo_depth = 1u << SPX_GET(MSI_SLOTS, INFO, FIFO_LOG2, info);
 	hw->latch_clks = SPX_GET(MSI_SLOTS, INFO, LATCH_CLKS, info);
+	/* 0: a build before msi_slots 1.1, whose rings took the register's 65535 */
+	hw->ring_max = SPX_GET(MSI_SLOTS, INFO, RING_LOG2, info) ?
+		       1u << SPX_GET(MSI_SLOTS, INFO, RING_LOG2, info) : SPX_RING_COUNT_MAX;
+	if (hw->ring_max > SPX_RING_COUNT_MAX)
+		hw->ring_max = SPX_RING_COUNT_MAX;
 	hw->latch_ns = spx_mul_div_round(hw->latch_clks, hw->nominal_period_fp,
 					 1ULL << SPX_FP_SHIFT);
 
@@ -136,11 +141,12 @@ int spx_ring_check(struct spx_hw *hw, const struct spx_ring *r)
 {
 	unsigned int bits = hw->dma_bits && hw->dma_bits < 64 ? hw->dma_bits : 64;
 	u64 limit = bits == 64 ? SPX_U64_MAX : (1ULL << bits) - 1;
+	u32 count_max = hw->ring_max ? hw->ring_max : SPX_RING_COUNT_MAX;
 	u64 span;
 
-	if (!r->count || r->count > SPX_RING_COUNT_MAX) {
-		spx_err(hw, "ring: count %u not in 1..%u\n", r->count,
-			SPX_RING_COUNT_MAX);
+	if (!r->count || r->count > count_max) {
+		spx_err(hw, "ring: count %u not in 1..%u (the card's largest ring)\n", r->count,
+			count_max);
 		return -EINVAL;
 	}
 	if ((r->stride & 3) || r->stride < SPX_RING_STRIDE_MIN ||

@@ -30,7 +30,11 @@
 	(~(SPX_STAMP_HI(NS_HI_MASK) | SPX_STAMP_HI(SEQ_MASK) | \
 	   SPX_STAMP_HI(BATCHED_MASK) | SPX_STAMP_HI(MARKER_MASK)))
 
-/* Ring limits of the msi_slots window registers (synpcix.toml). */
+/*
+ * Ring limits of the msi_slots window registers (synpcix.toml). The
+ * largest count is the card's (msi_slots.info.ring_log2, hw->ring_max);
+ * this is the register's, and the limit of builds that do not say.
+ */
 #define SPX_RING_COUNT_MAX 65535u
 #define SPX_RING_STRIDE_MIN 8u
 #define SPX_RING_STRIDE_MAX 1020u

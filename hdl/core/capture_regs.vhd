@@ -19,7 +19,8 @@ entity capture_regs is
   generic (
     N_SLOTS    : positive := 4;
     FIFO_LOG2  : positive := 8;
-    LATCH_CLKS : natural := 2);
+    LATCH_CLKS : natural := 2;
+    RING_LOG2  : positive := 12);   -- stamp_engine's IDX_W
   port (
     clk : in std_logic;
     rst : in std_logic;
@@ -105,6 +106,8 @@ begin
       std_logic_vector(to_unsigned(FIFO_LOG2, 4));
     w(MSI_SLOTS_INFO_LATCH_CLKS_LSB + 3 downto MSI_SLOTS_INFO_LATCH_CLKS_LSB) :=
       std_logic_vector(to_unsigned(LATCH_CLKS, 4));
+    w(MSI_SLOTS_INFO_RING_LOG2_LSB + MSI_SLOTS_INFO_RING_LOG2_WIDTH - 1 downto MSI_SLOTS_INFO_RING_LOG2_LSB) :=
+      std_logic_vector(to_unsigned(RING_LOG2, MSI_SLOTS_INFO_RING_LOG2_WIDTH));
     info_w <= w;
   end process;
 

@@ -18,7 +18,8 @@ use ieee.numeric_std.all;
 entity capture_unit is
   generic (
     N_SLOTS   : positive := 4;
-    FIFO_LOG2 : positive := 8);
+    FIFO_LOG2 : positive := 8;
+    IDX_W     : positive := 12);   -- ring entries up to 2^IDX_W (stamp_engine)
   port (
     bus_clk : in std_logic;
     bus_rst : in std_logic;
@@ -99,7 +100,7 @@ begin
               cap_rpos => cap_rpos, cap_rnxt => cap_rnxt, cap_wpos => cap_wpos);
 
   u_eng : entity work.stamp_engine
-    generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2)
+    generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2, IDX_W => IDX_W)
     port map (clk => bus_clk, rst => bus_rst, cap_empty => cap_empty,
               cap_kind => cap_kind, cap_slot => cap_slot, cap_lost => cap_lost,
               cap_data => cap_data, cap_ns => cap_ns, cap_pop => cap_pop,
@@ -143,7 +144,7 @@ begin
               pending => pending, status => status, intx => irq_intx);
 
   u_regs : entity work.capture_regs
-    generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2)
+    generic map (N_SLOTS => N_SLOTS, FIFO_LOG2 => FIFO_LOG2, RING_LOG2 => IDX_W)
     port map (clk => bus_clk, rst => bus_rst, reg_valid => reg_valid,
               reg_write => reg_write, reg_addr => reg_addr, reg_wdata => reg_wdata,
               reg_ready => reg_ready, reg_rdata => reg_rdata, win_req => win_req,

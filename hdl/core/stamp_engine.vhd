@@ -29,7 +29,12 @@ use work.synpcix_regs_pkg.all;
 entity stamp_engine is
   generic (
     N_SLOTS     : positive := 4;
-    FIFO_LOG2   : positive := 8);
+    FIFO_LOG2   : positive := 8;
+    -- ring entries up to 2^IDX_W (msi_slots.info.ring_log2): the index,
+    -- the count and the pass's stamp count are IDX_W bits. 12: 4096
+    -- entries, the largest RX ring of Linux's e1000 / e1000e / igb
+    -- (E1000_MAX_RXD); 16 bits (65535 entries) were ~30 logic cells more
+    IDX_W       : positive := 12);
   port (
     clk : in std_logic;
     rst : in std_logic;
@@ -372,16 +377,17 @@ architecture rtl of stamp_engine is
   -- reaches a carry chain only through an inverter cell of its own per
   -- bit (the carry reads its operands raw), while x - y = not (not x + y)
   -- puts the inversion into the sum LUTs, which are there anyway
-  signal ncm1    : unsigned(16 downto 0);
+  signal ncm1    : unsigned(IDX_W downto 0);
   -- the stride in words. The stamp and done offsets have no flip-flops:
   -- the adder takes them from the RAM output, read in the clock before
   -- S_PLAN0 (done_off) and before every S_CHK clock that may stamp
   -- (stamp_off); see r_raddr
   signal sw      : unsigned(7 downto 0);
-  -- a window write's upper address word reaches past A_BITS
-  signal hi_over : std_logic;
+  -- a window write's upper address word reaches past A_BITS; its ring
+  -- count is above 2^IDX_W; its index is not below 2^IDX_W
+  signal hi_over, cnt_over, idx_over : std_logic;
   signal cfg_bad : std_logic;                  -- an offset/stride out of range
-  signal idx     : unsigned(15 downto 0);
+  signal idx     : unsigned(IDX_W - 1 downto 0);
   -- The entry's word address, ring_base_lo + idx * sw, with the carry out
   -- of ring_base_lo in bit 30 (kept as the index moves). ONE adder does all
   -- the address arithmetic, eaddr + opb: the multiplier steps (S_MUL: opb =
@@ -403,7 +409,7 @@ architecture rtl of stamp_engine is
   -- ends the pass in S_PLAN / S_WRITE, off the decision logic's paths)
   signal acar    : std_logic;
   signal seq     : unsigned(7 downto 0);
-  signal mcand   : unsigned(23 downto 0);      -- idx * sw, shift and add
+  signal mcand   : unsigned(IDX_W + 7 downto 0);  -- idx * sw, shift and add
                                                -- (zero outside S_MUL)
   -- (the multiplier's bits are sw's, bit step in S_MUL's clock step: no
   -- shift register beside sw)
@@ -415,7 +421,7 @@ architecture rtl of stamp_engine is
   -- start value is a constant). No limit in the burst planning;
   -- and no "idx + 1 = first index": that adder in front of S_CHK's
   -- decisions cut bus_clk to 60.4 MHz
-  signal np      : unsigned(15 downto 0);
+  signal np      : unsigned(IDX_W - 1 downto 0);
   signal lim     : std_logic;
   signal err     : std_logic;
   signal cause_ok : std_logic;
@@ -424,7 +430,7 @@ architecture rtl of stamp_engine is
   -- entries after idx to the ring's end (count - 1 - idx; its sign is
   -- S_PLAN0's idx >= count, S_PLAN uses it only once S_PLAN0 found
   -- idx < count); inverted (ncm1): ntm1 = not (count - 1 - idx) = ncm1 + idx
-  signal ntm1    : unsigned(16 downto 0);
+  signal ntm1    : unsigned(IDX_W downto 0);
   -- ne <= count - 1 - idx's low 5 bits: ne + ntm1(4..0) <= 31 (no carry out)
   signal ne_sum  : unsigned(5 downto 0);
   -- the words the burst may still grow by: 16 - blen, less daddr(3..0)
@@ -470,6 +476,9 @@ architecture rtl of stamp_engine is
   signal e_ns, e_ww, e_ini : std_logic;
   signal wd      : std_logic_vector(31 downto 0);
 begin
+  assert IDX_W >= 6 and IDX_W <= 16
+    report "stamp_engine: IDX_W must be 6..16 (a burst's 5-bit entry count; the 16-bit index word)"
+    severity failure;
   ram : entity work.stamp_slot_ram
     port map (clk => clk, we => r_we, waddr => r_waddr, wdata => r_wdata,
               raddr => r_raddr, rdata => r_rdata);
@@ -477,7 +486,7 @@ begin
   -- the one address adder (eaddr's comment)
   -- (S_PLAN0 done_off, S_CHK stamp_off, S_WRITE and e_late's S_CHK stride)
   fld <= (others => '0') when st = S_MUL else unsigned(r_rdata(9 downto 2));
-  opb <= mcand or resize(fld, 24);
+  opb <= resize(mcand, 24) or resize(fld, 24);
   esum <= eaddr + resize(opb, 31);
   -- eaddr's loads: the ring base from the RAM output (S_LOAD's item 1; a
   -- wrap at the stamp write's d_done, or a clock later: e_late), or the
@@ -495,7 +504,7 @@ begin
                     ((e_late = '1' or (e_wdone = '1' and wsel2 = '1')) and e_wrap = '0') else '0';
 
   -- the next capture waiting is for this slot: leave the rest to it
-  idx_out <= not ntm1(16);
+  idx_out <= not ntm1(IDX_W);
   ne_sum <= ('0' & ne) + ('0' & ntm1(4 downto 0));
   room_sum <= ('0' & nroom) + ('0' & sw(3 downto 0));
   fld_end <= resize(unsigned(r_rdata(9 downto 2)), 9) + 1 when step(3 downto 0) = 5 + 1 else
@@ -574,7 +583,7 @@ begin
         report "stamp_engine: wrap without ring_base_lo on the RAM output" severity error;
       -- e_wrap from the registered count - 1 - idx where it is used
       if (st = S_WRITE and d_done = '1') or (hbusy = '1' and d_rd_valid = '1') then
-        assert ncm1(16) = '0' or (e_wrap = '1') = (idx = not ncm1(15 downto 0))
+        assert ncm1(IDX_W) = '0' or (e_wrap = '1') = (idx = not ncm1(IDX_W - 1 downto 0))
           report "stamp_engine: e_wrap from a stale count - 1 - idx" severity error;
       end if;
       -- room's growth test is the burst's limits: blen + sw <= 16 words
@@ -777,7 +786,7 @@ begin
         -- clocks after idx or count last changed (S_LOAD, S_WRITE ->
         -- S_CNT -> S_CHK), and the subtraction in front of the burst
         -- planning was bus_clk's critical path (59.7 MHz)
-        ntm1 <= ncm1 + resize(idx, 17);
+        ntm1 <= ncm1 + resize(idx, IDX_W + 1);
         -- the counter sequencer: read item mu_u (r_raddr), its operand
         -- registered beside it (off the RAM output -> adder path); write
         -- item mu_u - 1 back the clock its word is on r_rdata
@@ -894,8 +903,11 @@ begin
             if win_write = '1' then
               -- an upper address word naming bits the initiator does not
               -- carry (dma.info.addr_bits) is refused: the card would
-              -- read and write a different address
-              if writable(w) and not ((w = W_BASE_HI or w = W_CAUSE_HI) and hi_over = '1') then
+              -- read and write a different address; so are a ring count
+              -- above 2^IDX_W and an index not below it (the engine keeps
+              -- IDX_W bits of them)
+              if writable(w) and not ((w = W_BASE_HI or w = W_CAUSE_HI) and hi_over = '1') and
+                 not (w = W_COUNT and cnt_over = '1') and not (w = W_INDEX and idx_over = '1') then
                 r_we <= '1';   -- (wd: win_wdata)
               end if;
             elsif w = W_CAUSE_ACC then
@@ -929,7 +941,8 @@ begin
                 if head_en = '1' and r_rdata(0) = '1' then
                   fresh <= '0';
                 end if;
-              when 3 + 1 => ncm1 <= not (resize(unsigned(r_rdata(15 downto 0)), 17) - 1);
+              -- (count <= 2^IDX_W: the window refuses more, cnt_over)
+              when 3 + 1 => ncm1 <= not (unsigned(r_rdata(IDX_W downto 0)) - 1);
               when 4 + 1 =>
                 sw <= unsigned(r_rdata(9 downto 2));
                 cfg_bad <= '0';
@@ -949,7 +962,7 @@ begin
               when 7 + 1 => null;   -- done_mask: read again during S_READ
               when 8 + 1 => settle <= unsigned(r_rdata(3 downto 0));
               when 9 + 1 =>
-                idx <= unsigned(r_rdata(15 downto 0));
+                idx <= unsigned(r_rdata(IDX_W - 1 downto 0));   -- (idx_over)
               when 10 + 1 => null;
               when others =>   -- stamped
                 seq <= unsigned(r_rdata(7 downto 0));
@@ -969,7 +982,7 @@ begin
                 mu_end <= to_unsigned(U_POP_LAST, 4);
                 -- eaddr += idx * sw by shift and add (the index may have
                 -- been written by the driver)
-                mcand <= resize(idx, 24);
+                mcand <= resize(idx, IDX_W + 8);
                 step <= (others => '0');
                 st <= S_MUL;
               end if;
@@ -977,7 +990,7 @@ begin
 
           when S_MUL =>
             step <= step + 1;
-            mcand <= mcand(22 downto 0) & '0';
+            mcand <= mcand(IDX_W + 6 downto 0) & '0';
             if step = 7 then
               -- opb is the field offset alone from here on
               mcand <= (others => '0');
@@ -1122,7 +1135,7 @@ begin
               -- pass ends here (section 3 of docs/stamping.md)
               st <= S_UPD;
               step <= (others => '0');
-            elsif (ntm1(15 downto 5) /= (15 downto 5 => '1') or ne_sum(5) = '0') and
+            elsif (ntm1(IDX_W - 1 downto 5) /= (IDX_W - 1 downto 5 => '1') or ne_sum(5) = '0') and
                sw(7 downto 4) = 0 and room_sum(4) = '0' then
               ne <= ne + 1;
               -- (sw <= 15 here: sw <= room)
@@ -1375,9 +1388,9 @@ begin
             -- stale capture L is the index, the elsif below; hlo then
             -- says nothing, dplus ignores it)
             if fresh = '1' and ((e_wrap = '1' and d_rd_data(15 downto 0) = x"0000") or
-                                (e_wrap = '0' and unsigned(d_rd_data(15 downto 0)) = idx + 1)) then
+                                (e_wrap = '0' and unsigned(d_rd_data(15 downto 0)) = resize(idx, 16) + 1)) then
               heq <= '1';
-            elsif unsigned(d_rd_data(15 downto 0)) = idx then
+            elsif unsigned(d_rd_data(15 downto 0)) = resize(idx, 16) then
               heq <= '1';
               hlo <= '1';
             end if;
@@ -1470,7 +1483,7 @@ begin
     end if;
   end process;
 
-  lim <= '1' when np = not ncm1(15 downto 0) else '0';
+  lim <= '1' when np = not ncm1(IDX_W - 1 downto 0) else '0';
   bulk <= nst(2);
 
   mu_sum <= unsigned(r_rdata) + resize(mu_op, 32);
@@ -1504,7 +1517,7 @@ begin
     v(15 downto 0) := v(15 downto 0) or
          (std_logic_vector(mu_sum(15 downto 0)) and (15 downto 0 => wb_s)) or
          (r_rdata(31 downto 16) and (15 downto 0 => wb_dat)) or
-         (std_logic_vector(idx) and (15 downto 0 => wb_idx));
+         (std_logic_vector(resize(idx, 16)) and (15 downto 0 => wb_idx));
     v(31 downto 16) := v(31 downto 16) or
          (std_logic_vector(mu_sum(31 downto 16)) and (15 downto 0 => wb_sh));
     wd <= v;
@@ -1528,6 +1541,10 @@ begin
   -- the RAM output holds the window word in the clock of the ack (S_WGAP:
   -- the read issued in S_WIN), when capture_regs takes it
   hi_over <= '0' when win_wdata(31 downto A_BITS - 32) = (31 downto A_BITS - 32 => '0') else '1';
+  idx_over <= '0' when win_wdata(31 downto IDX_W) = (31 downto IDX_W => '0') else '1';
+  cnt_over <= '1' when idx_over = '1' and
+                       (win_wdata(31 downto IDX_W) /= std_logic_vector(to_unsigned(1, 32 - IDX_W)) or
+                        win_wdata(IDX_W - 1 downto 0) /= (IDX_W - 1 downto 0 => '0')) else '0';
   win_rdata <= r_rdata;
   d_valid   <= dv;
   d_write   <= dwr;

@@ -454,6 +454,21 @@ begin
     rd(REG_MSI_SLOTS_CAUSE_ADDR_HI, v);
     check(unsigned(v) = 16#1234#, "cause_addr_hi took a word past 2^48: " & to_hstring(v));
     wr(REG_MSI_SLOTS_CAUSE_ADDR_HI, 0);
+    -- rings up to 2^info.ring_log2 = 4096 entries: a larger count and an
+    -- index not below 4096 are refused
+    rd(REG_MSI_SLOTS_INFO, v);
+    check(unsigned(v(MSI_SLOTS_INFO_RING_LOG2_LSB + 4 downto MSI_SLOTS_INFO_RING_LOG2_LSB)) = 12,
+          "info.ring_log2 is not 12: " & to_hstring(v));
+    wr(REG_MSI_SLOTS_RING_COUNT, 4096);
+    wr(REG_MSI_SLOTS_RING_COUNT, 4097);
+    wr(REG_MSI_SLOTS_RING_COUNT, 16#10000#);
+    rd(REG_MSI_SLOTS_RING_COUNT, v);
+    check(unsigned(v) = 4096, "ring_count took more than 4096: " & to_hstring(v));
+    wr(REG_MSI_SLOTS_INDEX, 4095);
+    wr(REG_MSI_SLOTS_INDEX, 4096);
+    rd(REG_MSI_SLOTS_INDEX, v);
+    check(unsigned(v) = 4095, "index took 4096: " & to_hstring(v));
+    wr(REG_MSI_SLOTS_INDEX, 0);
     -- slot 3: a ring beyond host memory (DMA error: master abort)
     wr(REG_MSI_SLOTS_RING_BASE_LO, 16#10000#);
     wr(REG_MSI_SLOTS_RING_BASE_HI, 16#7#);

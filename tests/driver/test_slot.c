@@ -66,7 +66,8 @@ static void sc_init(struct scard *c, unsigned int n_slots, u32 latch_clks)
 	sc_hdr(c, MS(BASE), MS(TYPE_ID), MS(VERSION), SYNPCIX_DMA_BASE);
 	c->img[MS(INFO) / 4] = SPX_FIELD(MSI_SLOTS, INFO, N_SLOTS, n_slots) |
 			       SPX_FIELD(MSI_SLOTS, INFO, FIFO_LOG2, 8) |
-			       SPX_FIELD(MSI_SLOTS, INFO, LATCH_CLKS, latch_clks);
+			       SPX_FIELD(MSI_SLOTS, INFO, LATCH_CLKS, latch_clks) |
+			       SPX_FIELD(MSI_SLOTS, INFO, RING_LOG2, 12);
 	sc_hdr(c, SYNPCIX_DMA_BASE, SYNPCIX_DMA_TYPE_ID, SYNPCIX_DMA_VERSION, SYNPCIX_IRQ_BASE);
 	c->img[SYNPCIX_DMA_INFO / 4] = SYNPCIX_DMA_INFO_RESET;
 	sc_hdr(c, SYNPCIX_IRQ_BASE, SYNPCIX_IRQ_TYPE_ID, SYNPCIX_IRQ_VERSION, 0);
@@ -151,6 +152,8 @@ static int hw_init(struct spx_hw *hw, struct scard *c)
 /* Discovery                                                            */
 /* ------------------------------------------------------------------ */
 
+static struct spx_ring legacy_ring(void);
+
 static void test_probe(void)
 {
 	struct spx_hw hw;
@@ -170,6 +173,23 @@ static void test_probe(void)
 	CHECK(hw.latch_clks == 2 && hw.latch_ns == 16, "latch %u clks %" PRIu64 " ns",
 	      hw.latch_clks, hw.latch_ns);
 	CHECK(hw.addr_bits == 48, "dma.info: %u address bits", hw.addr_bits);
+	CHECK(hw.ring_max == 4096, "info.ring_log2: %u entries", hw.ring_max);
+	end();
+
+	begin("slot-probe/ring-count-limit");
+	sc_init(&c, 4, 2);
+	c.img[MS(INFO) / 4] &= ~SPX_FIELD(MSI_SLOTS, INFO, RING_LOG2, 0x1f);
+	err = hw_init(&hw, &c);
+	CHECK(err == 0 && hw.ring_max == 65535, "no ring_log2 (msi_slots 1.0): %d, %u", err,
+	      hw.ring_max);
+	{
+		struct spx_ring r = legacy_ring();
+
+		r.count = 65535;
+		r.base = 0;
+		CHECK(spx_slot_program(&hw, 0, &r) == 0, "count 65535 on such a build: %s",
+		      spx_os_last_log);
+	}
 	end();
 
 	begin("slot-probe/dma-address-bits");
@@ -365,7 +385,7 @@ struct bad_case {
 #define EDIT(name, body) \
 	static void name(struct spx_ring *r, struct spx_hw *hw) { (void)hw; body; }
 EDIT(e_count0, r->count = 0)
-EDIT(e_count_big, r->count = 65536)
+EDIT(e_count_big, r->count = 4097)
 EDIT(e_stride_odd, r->stride = 18)
 EDIT(e_stride_small, r->stride = 4)
 EDIT(e_stride_big, r->stride = 1024)
@@ -394,7 +414,7 @@ EDIT(e_head_other_high, { r->cause_en = true; r->cause_addr = 0xfebc00c0ULL;
 
 static const struct bad_case bad[] = {
 	{ "count-0", -EINVAL, e_count0 },
-	{ "count-65536", -EINVAL, e_count_big },
+	{ "count-above-the-card's-4096", -EINVAL, e_count_big },
 	{ "stride-not-multiple-of-4", -EINVAL, e_stride_odd },
 	{ "stride-below-8", -EINVAL, e_stride_small },
 	{ "stride-above-1020", -EINVAL, e_stride_big },
@@ -470,9 +490,9 @@ static void test_rings(void)
 	sc_init(&c, 4, 2);
 	hw_init(&hw, &c);
 	r = legacy_ring();
-	r.count = 65535;
+	r.count = 4096;
 	r.base = 0;
-	CHECK(spx_slot_program(&hw, 0, &r) == 0, "count 65535");
+	CHECK(spx_slot_program(&hw, 0, &r) == 0, "count 4096 (info.ring_log2 12)");
 	r = legacy_ring();
 	r.stride = 8;
 	r.stamp_off = 0;
