@@ -585,9 +585,24 @@ begin
   wdata <= srcv or (std_logic_vector(sum(31 downto 9)) & (sum(8) and not w_m8) &
                     std_logic_vector(sum(7 downto 0)));
   -- pragma translate_off
+  -- (and session 21: a write of the servo's word, X_CNT, writes the word
+  -- the servo showed in the clock of take_cnt, which needs cnt_ld = 1 in
+  -- that clock: cnt_ld repeats the sequencer's branch conditions, so a
+  -- reordering of IDLE's or WAITR's branches that is not copied into it
+  -- would load b_r with 0 and write 0 without this check)
   wcheck : process (clk)
+    variable cnt_ld_d : std_logic := '0';
+    variable cnt_v_d : word := (others => '0');
   begin
     if rising_edge(clk) then
+      if rst = '0' and w_en = '1' and w_src = X_CNT and
+         (cnt_ld_d /= '1' or wdata /= cnt_v_d) then
+        report "clock_regs: a write of the servo's word (X_CNT) not loaded by cnt_ld " &
+               "in the clock before: cnt_ld no longer matches take_cnt's branch"
+          severity failure;
+      end if;
+      cnt_ld_d := cnt_ld;
+      cnt_v_d := s_cnt_val;
       if rst = '0' and w_en = '1' and w_aen = '0' and sum(31 downto 0) /= 0 then
         report "clock_regs: a write without add in a clock whose sum is not 0"
           severity failure;
