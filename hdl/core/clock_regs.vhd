@@ -406,7 +406,7 @@ architecture rtl of clock_regs is
   -- value on purpose: a block RAM's output register has none, and Yosys
   -- emulated the VHDL one with a power-up flip-flop gating every output
   -- bit (32 LUTs per 32-bit port, measured, session 6). Every use is
-  -- clocks after reset (the 129-clock INIT copy reads the RAM first).
+  -- clocks after reset (the 128-clock INIT copy reads the RAM first).
   signal pram_q : word;
   signal ram_q : word;
   -- the register RAM's read address, a function of the state (raddr)
@@ -465,11 +465,9 @@ architecture rtl of clock_regs is
   signal st : st_t;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
-  -- the INIT copy's count: bit 7 set = done, bits 6..0 the word read
-  -- (equality and bit tests only: `< 128` and `> 0` on a natural were
-  -- carry chains, session 7)
-  signal init_n : unsigned(7 downto 0) := (others => '0');
-  signal tslot : natural range 0 to 127 := 0;   -- the word the access returns
+  -- the word the access returns; in INIT the word copied (session 21:
+  -- the copy's own count init_n was a second source of raddr and w_slot)
+  signal tslot : natural range 0 to 127 := 0;
   signal badf, rd_bad, eff_cmd : std_logic := '0';
   -- the last word of the answer an access waits for
   signal wait_d : std_logic_vector(3 downto 0) := D_TIME_FRAC;
@@ -584,10 +582,10 @@ begin
   -- (IDLE, DEC, WAITR) and the rest do not read (PICK, MSGW, CMDW, ENDS,
   -- RD: no write starts there). Each state reads what it read before:
   -- the constant rslot was set to on the way in, now named by the state.
-  rsel : process (st, init_n, tslot, dec_q, cmd)
+  rsel : process (st, tslot, dec_q, cmd)
   begin
     case st is
-      when INIT => raddr <= '1' & std_logic_vector(init_n(6 downto 0));
+      when INIT => raddr <= '1' & std_logic_vector(to_unsigned(tslot, 7));
       when E1 => raddr <= std_logic_vector(to_unsigned(REG_PPS_FREQ_ADJ / 4, 8));
       when E2 => raddr <= std_logic_vector(to_unsigned(REG_CLOCK_PERIOD_FRAC / 4, 8));
       when E3 => raddr <= std_logic_vector(to_unsigned(REG_CLOCK_PERIOD_NS / 4, 8));
@@ -741,14 +739,13 @@ begin
       case st is
         when INIT =>
           -- copy the reset values (upper half) into the register words:
-          -- raddr reads 128 + init_n now, the word is written next clock
+          -- raddr reads 128 + tslot now, the word is written next clock
           w_src <= X_ZERO;
-          if init_n(7) = '0' then
-            wr(to_integer(init_n(6 downto 0)), X_ZERO, '1');
-          else
+          wr(tslot, X_ZERO, '1');
+          tslot <= (tslot + 1) mod 128;
+          if tslot = 127 then
             st <= IDLE;
           end if;
-          init_n <= init_n + 1;
 
         when IDLE =>
           -- in the clock ready is high the master still holds valid for the
@@ -978,7 +975,7 @@ begin
       end case;
 
       if rst = '1' then
-        st <= INIT; init_n <= (others => '0'); m_have <= '0'; w_en <= '0'; w_src <= X_ZERO;
+        st <= INIT; tslot <= 0; m_have <= '0'; w_en <= '0'; w_src <= X_ZERO;
         ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
         badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; sv_stamp <= '0'; servo_step <= '0'; stamp_lock <= '0';
         pps_ctrl <= PPS_CTRL_RESET(2 downto 0);
