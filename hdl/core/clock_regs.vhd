@@ -406,10 +406,11 @@ architecture rtl of clock_regs is
   -- value on purpose: a block RAM's output register has none, and Yosys
   -- emulated the VHDL one with a power-up flip-flop gating every output
   -- bit (32 LUTs per 32-bit port, measured, session 6). Every use is
-  -- clocks after reset (the 129-clock INIT copy reads the RAM first).
+  -- clocks after reset (the 128-clock INIT copy reads the RAM first).
   signal pram_q : word;
   signal ram_q : word;
-  signal rslot : natural range 0 to 255 := 0;
+  -- the register RAM's read address, a function of the state (raddr)
+  signal raddr : std_logic_vector(7 downto 0);
 
   constant SL_ZERO    : natural := REG_CLOCK_CTRL / 4;  -- never written
   constant SL_BAD     : natural := REG_ID_BAD_ACCESS / 4;
@@ -464,12 +465,9 @@ architecture rtl of clock_regs is
   signal st : st_t;
   type cont_t is (C_END, C_WAIT, C_SERVO);
   signal cont : cont_t := C_END;
-  -- the INIT copy's count: bit 7 set = done, bits 6..0 the word read
-  -- (equality and bit tests only: `< 128` and `> 0` on a natural were
-  -- carry chains, session 7)
-  signal init_n : unsigned(7 downto 0) := (others => '0');
-  signal init_w : std_logic := '0';   -- a word was read last clock
-  signal tslot : natural range 0 to 127 := 0;   -- the word the access returns
+  -- the word the access returns; in INIT the word copied (session 21:
+  -- the copy's own count init_n was a second source of raddr and w_slot)
+  signal tslot : natural range 0 to 127 := 0;
   signal badf, rd_bad, eff_cmd : std_logic := '0';
   -- the last word of the answer an access waits for
   signal wait_d : std_logic_vector(3 downto 0) := D_TIME_FRAC;
@@ -571,6 +569,38 @@ begin
   cnt_ld <= '1' when (st = IDLE or st = WAITR) and s_cnt_req = '1' and s_cnt_ack = '0' and
                      not (resp_pend = '1' and take_r = '0' and s_stamp_busy = '0') and
                      not (st = IDLE and rd_bad = '1') else '0';
+  -- The register RAM's read address as a function of the state, not a
+  -- register the sequencer loads (session 21: rslot's next-value
+  -- multiplexer, ~14 assignments over the states and the read decode, was
+  -- ~45 LUTs and 8 flip-flops). A word read in a clock (ram_q in the next)
+  -- is either added by a write the same state starts (its word is the
+  -- state's constant: E2, E3, G2, STL2, STL3, BAD2), loaded into b_r (E1,
+  -- G1), returned (FIN: tslot; a bad_access read's tslot is SL_BAD, a bad
+  -- read's SL_ZERO), offered as a message (FETCH..MACK: the decode table's
+  -- upper half, held in dec_q until MACK's acknowledge) or copied (INIT);
+  -- every other state reads SL_ZERO, which a write without add needs
+  -- (IDLE, DEC, WAITR) and the rest do not read (PICK, MSGW, CMDW, ENDS,
+  -- RD: no write starts there). Each state reads what it read before:
+  -- the constant rslot was set to on the way in, now named by the state.
+  rsel : process (st, tslot, dec_q, cmd)
+  begin
+    case st is
+      when INIT => raddr <= '1' & std_logic_vector(to_unsigned(tslot, 7));
+      when E1 => raddr <= std_logic_vector(to_unsigned(REG_PPS_FREQ_ADJ / 4, 8));
+      when E2 => raddr <= std_logic_vector(to_unsigned(REG_CLOCK_PERIOD_FRAC / 4, 8));
+      when E3 => raddr <= std_logic_vector(to_unsigned(REG_CLOCK_PERIOD_NS / 4, 8));
+      when G1 => raddr <= std_logic_vector(to_unsigned(SL_FILT, 8));
+      when G2 => raddr <= std_logic_vector(to_unsigned(SL_GAP, 8));
+      when STL2 => raddr <= std_logic_vector(to_unsigned(SL_STLO, 8));
+      when STL3 => raddr <= std_logic_vector(to_unsigned(SL_STHI, 8));
+      when BAD2 => raddr <= std_logic_vector(to_unsigned(SL_BAD, 8));
+      when FIN => raddr <= std_logic_vector(to_unsigned(tslot, 8));
+      when FETCH | OFFER | MACK =>
+        raddr <= dec_q(7 downto 0) or
+                 ("00000" & (std_logic_vector(to_unsigned(cmd, 3)) and (2 downto 0 => dec_q(14))));
+      when others => raddr <= std_logic_vector(to_unsigned(SL_ZERO, 8));
+    end case;
+  end process;
   sum <= unsigned('0' & ram_q) + unsigned('0' & b_r) +
          unsigned'(0 => w_cin or (w_cy and cy_r));
   -- The written word is the sum OR the source, no multiplexer between
@@ -578,16 +608,30 @@ begin
   -- a write that adds has a source of 0 (X_ZERO, X_RAMQ or X_SEXT), and a
   -- write that does not has a sum of 0: b_r is 0 (w_src was none of
   -- X_RAMQ/X_SEXT a clock before) and ram_q is the word SL_ZERO, because
-  -- every state that may write without adding runs with rslot = SL_ZERO
-  -- in the clock before the write (IDLE, DEC, WAITR, CMDW: set on the way
-  -- in by INIT, FIN, PICK and E3 and left alone there). w_aen is kept for
-  -- the check below.
+  -- every state that may start a write without adding reads SL_ZERO
+  -- (IDLE, DEC, WAITR: raddr's default). w_aen is kept for the check
+  -- below.
   wdata <= srcv or (std_logic_vector(sum(31 downto 9)) & (sum(8) and not w_m8) &
                     std_logic_vector(sum(7 downto 0)));
   -- pragma translate_off
+  -- (and session 21: a write of the servo's word, X_CNT, writes the word
+  -- the servo showed in the clock of take_cnt, which needs cnt_ld = 1 in
+  -- that clock: cnt_ld repeats the sequencer's branch conditions, so a
+  -- reordering of IDLE's or WAITR's branches that is not copied into it
+  -- would load b_r with 0 and write 0 without this check)
   wcheck : process (clk)
+    variable cnt_ld_d : std_logic := '0';
+    variable cnt_v_d : word := (others => '0');
   begin
     if rising_edge(clk) then
+      if rst = '0' and w_en = '1' and w_src = X_CNT and
+         (cnt_ld_d /= '1' or wdata /= cnt_v_d) then
+        report "clock_regs: a write of the servo's word (X_CNT) not loaded by cnt_ld " &
+               "in the clock before: cnt_ld no longer matches take_cnt's branch"
+          severity failure;
+      end if;
+      cnt_ld_d := cnt_ld;
+      cnt_v_d := s_cnt_val;
       if rst = '0' and w_en = '1' and w_aen = '0' and sum(31 downto 0) /= 0 then
         report "clock_regs: a write without add in a clock whose sum is not 0"
           severity failure;
@@ -606,7 +650,7 @@ begin
       if ram_we = '1' then
         regs_nrw(w_slot) <= wdata;
       end if;
-      ram_q <= regs_nrw(rslot);
+      ram_q <= regs_nrw(to_integer(unsigned(raddr)));
     end if;
   end process;
 
@@ -694,18 +738,14 @@ begin
 
       case st is
         when INIT =>
-          -- copy the reset values (upper half) into the register words
+          -- copy the reset values (upper half) into the register words:
+          -- raddr reads 128 + tslot now, the word is written next clock
           w_src <= X_ZERO;
-          rslot <= 128 + to_integer(init_n(6 downto 0));
-          if init_w = '1' then
-            wr(rslot mod 128, X_ZERO, '1');     -- the word read last clock
-          end if;
-          init_w <= not init_n(7);
-          if init_n(7) = '1' then
-            rslot <= SL_ZERO;                   -- IDLE reads 0 (see wdata)
+          wr(tslot, X_ZERO, '1');
+          tslot <= (tslot + 1) mod 128;
+          if tslot = 127 then
             st <= IDLE;
           end if;
-          init_n <= init_n + 1;
 
         when IDLE =>
           -- in the clock ready is high the master still holds valid for the
@@ -713,7 +753,7 @@ begin
           if rd_bad = '1' then
             -- bad_access read-to-clear, in the clock after the read's
             -- ready (no new access starts in it): a write without add needs
-            -- ram_q = 0, which FIN's rslot gives from this clock on
+            -- ram_q = 0, which IDLE's raddr gives
             wr(SL_BAD, X_ZERO); rd_bad <= '0';
           elsif reg_valid = '1' and ready = '0' and stamp_lock = '0' then
             -- (the access's word; reg_addr is held until ready, so DEC
@@ -737,7 +777,7 @@ begin
               servo_step <= '1'; cmd <= C_ADJUST; st <= CMDW;
             else
               cmd <= C_PERIOD; eff_cmd <= '1';
-              rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
+              st <= E1;
             end if;
           end if;
 
@@ -759,7 +799,7 @@ begin
                     st <= PICK;
                   elsif reg_wdata(CLOCK_CTRL_PERIOD_LSB) = '1' then
                     cmd <= C_PERIOD; eff_cmd <= '1';
-                    rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
+                    st <= E1;
                   else
                     st <= ENDS;
                   end if;
@@ -803,7 +843,7 @@ begin
             else
               case rop is
                 when RO_BADACC =>
-                  rslot <= SL_BAD; rd_bad <= '1'; st <= FIN;
+                  rd_bad <= '1'; st <= FIN;     -- (tslot is SL_BAD)
                 when RO_SNAP =>
                   cmd <= C_SNAPSHOT; send(M_CMD);
                   wait_d <= D_TIME_FRAC; cont <= C_WAIT; st <= PICK;
@@ -815,18 +855,18 @@ begin
                   cmd <= C_POP; send(M_CMD);
                   wait_d <= D_EV_INFO; cont <= C_WAIT; st <= PICK;
                 when RO_EFF =>
-                  rslot <= REG_PPS_FREQ_ADJ / 4; st <= E1;
+                  st <= E1;
                 when RO_STATUS =>
                   wr(tslot, X_STATUS); st <= RD;
                 when RO_STAMP =>
                   -- copy the servo's last stamp, both words (the servo
                   -- writes them only while no access runs: consistent)
-                  rslot <= SL_STLO; w_src <= X_ZERO; stamp_new <= '0'; st <= STL2;
+                  w_src <= X_ZERO; stamp_new <= '0'; st <= STL2;
                 when RO_GLITCH =>
                   -- the servo's gap drops + the filter's drops (both RAM)
-                  rslot <= SL_FILT; st <= G1;
+                  st <= G1;
                 when RO_PLAIN =>
-                  rslot <= tslot; st <= FIN;
+                  st <= FIN;
                 when others =>
                   badf <= '1'; tslot <= SL_ZERO; st <= ENDS;
               end case;
@@ -835,15 +875,13 @@ begin
         -- eff_period = period + the servo's correction, 40 bits in two adds
         when E1 =>
           -- freq_adj (read now) into b_r next
-          w_src <= X_RAMQ; rslot <= REG_CLOCK_PERIOD_FRAC / 4; st <= E2;
+          w_src <= X_RAMQ; st <= E2;
         when E2 =>
           -- adds freq_adj (b_r); selects its sign word for E3
           wr(REG_CLOCK_EFF_PERIOD_FRAC / 4, X_SEXT, '1');
-          rslot <= REG_CLOCK_PERIOD_NS / 4;
           st <= E3;
         when E3 =>
           wr(REG_CLOCK_EFF_PERIOD_NS / 4, X_ZERO, '1'); w_cy <= '1'; w_m8 <= '1';
-          rslot <= SL_ZERO;                     -- CMDW writes without add
           if eff_cmd = '1' then st <= CMDW; else st <= RD; end if;
 
         when CMDW =>
@@ -856,14 +894,14 @@ begin
 
         -- glitches = the servo's gap drops (ram_q) + the filter's (b_r)
         when G1 =>
-          w_src <= X_RAMQ; rslot <= SL_GAP; st <= G2;
+          w_src <= X_RAMQ; st <= G2;
         when G2 =>
           wr(tslot, X_ZERO, '1'); st <= RD;
 
         -- the stamp copy: each word written as it is read, ram_q + 0 (b_r
         -- is 0: w_src was X_ZERO in the clock before each write)
         when STL2 =>
-          wr(tslot, X_ZERO, '1'); rslot <= SL_STHI; st <= STL3;
+          wr(tslot, X_ZERO, '1'); st <= STL3;
         when STL3 =>
           wr(REG_PPS_STAMP_NS_HI / 4, X_ZERO, '1'); st <= RD;
 
@@ -872,7 +910,6 @@ begin
           if m_have = '1' then
             st <= MSGW;
           else
-            rslot <= SL_ZERO;                     -- WAITR and IDLE read 0
             case cont is
               when C_END => st <= ENDS;
               when C_WAIT => st <= WAITR;
@@ -880,8 +917,6 @@ begin
             end case;
           end if;
         when MSGW =>
-          rslot <= to_integer(unsigned(dec_q(7 downto 0)) or
-                              resize(to_unsigned(cmd, 3) and (2 downto 0 => dec_q(14)), 8));
           st <= FETCH;
         when FETCH =>
           st <= OFFER;
@@ -893,7 +928,7 @@ begin
         -- holding register were flip-flops fed straight from ram_q and
         -- k_r, one logic cell each): the timebase domain reads msg itself
         -- until its acknowledge is back, which is when msg_ready rises
-        -- again. So k_r, rslot and the RAM word stay as they are until
+        -- again. So k_r, raddr and the RAM word stay as they are until
         -- then (no write here), and only then does the next message start.
         when MACK =>
           if msg_ready = '1' then
@@ -924,23 +959,23 @@ begin
         -- end of an access: count a bad one, then return the word
         when ENDS =>
           if badf = '1' then
-            badf <= '0'; rslot <= SL_BAD; w_src <= X_ZERO; st <= BAD2;
+            badf <= '0'; w_src <= X_ZERO; st <= BAD2;
           else
             st <= RD;
           end if;
         when BAD2 =>
           wr(SL_BAD, X_ZERO, '1'); w_cin <= '1'; w_sat <= '1'; st <= RD;
         when RD =>
-          rslot <= tslot; st <= FIN;
+          st <= FIN;
         when FIN =>
           -- ram_q is read at tslot now (the master takes it next clock);
           -- IDLE then reads SL_ZERO (see wdata); a read of bad_access is
           -- cleared from IDLE (rd_bad)
-          ready <= '1'; rslot <= SL_ZERO; st <= IDLE;
+          ready <= '1'; st <= IDLE;
       end case;
 
       if rst = '1' then
-        st <= INIT; init_n <= (others => '0'); init_w <= '0'; m_have <= '0'; w_en <= '0';
+        st <= INIT; tslot <= 0; m_have <= '0'; w_en <= '0'; w_src <= X_ZERO;
         ready <= '0'; take_r <= '0'; s_ack <= '0'; s_cnt_ack <= '0';
         badf <= '0'; rd_bad <= '0'; stamp_new <= '0'; sv_stamp <= '0'; servo_step <= '0'; stamp_lock <= '0';
         pps_ctrl <= PPS_CTRL_RESET(2 downto 0);
