@@ -68,6 +68,12 @@ architecture board of hx8k_board_common is
   -- keeps the counters short: no long carry chain in the 125 MHz domain);
   -- led(3) blinks at bus_clk / 2^26 (~1 Hz at 66 MHz): bus clock present
   signal pps_led_s, pps_led_d : std_logic := '0';
+  -- the PPS edge, registered: Yosys merges pps_led_sync with the PPS
+  -- capture's own synchroniser (same input), which sits by the capture,
+  -- far from the LED's counter by its pin; the edge decoded there took
+  -- that route and a LUT into the counter's enables (8.0 ns, the worst
+  -- tb_clk path of the PCI board at seed 2 in session 21)
+  signal pps_edge    : std_logic := '0';
   signal prescale    : unsigned(9 downto 0) := (others => '0');
   signal tick        : std_logic := '0';
   signal pps_stretch : unsigned(13 downto 0) := (others => '0');
@@ -124,7 +130,8 @@ begin
       pps_led_d <= pps_led_s;
       prescale  <= prescale + 1;
       tick      <= '1' when prescale = 0 else '0';
-      if pps_led_s = '1' and pps_led_d = '0' then
+      pps_edge  <= pps_led_s and not pps_led_d;
+      if pps_edge = '1' then
         pps_stretch <= (others => '1');
       elsif tick = '1' and pps_stretch /= 0 then
         pps_stretch <= pps_stretch - 1;

@@ -158,6 +158,14 @@ architecture rtl of clock_tb_domain is
   -- enable flip-flop was the worst tb_clk path of the PCI board at seed 2
   -- of session 20's merge (8.49 ns, 7.1 of it routes)
   signal cf_ppscfg, cf_ppsminw, cf_evcfg, cf_evminw : std_logic := '0';
+  -- the rest of the messages the same way (msg_dec): stage_r's write
+  -- (M_SET_LO, M_ADJ_LO, M_PO_LO, M_PER_NS), the arm, and M_CMD with each
+  -- of its bits (ADJUST, SNAPSHOT, POP, EVSTAT) in one flag, so every
+  -- action on a message is msg_valid AND one flip-flop. Decoded in the
+  -- strobe's clock, msg_valid fanned out across the chip through these
+  -- decodes (6.3 ns of routes through 3 LUTs: the worst tb_clk path of
+  -- the PCI board at seed 1 of session 20's tree)
+  signal dc_lo, dc_arm, dc_adj, dc_snap, dc_pop, dc_evstat : std_logic := '0';
   -- perout_gen's period and width writes (session 7: they live in its
   -- operand RAMs, not in 64 flip-flops here). The message's address is
   -- decoded a clock early into po_is_per/po_is_wid (loaded every clock, no
@@ -277,7 +285,6 @@ begin
   end process;
 
   decode : process (clk)
-    variable a : msg_addr_t;
     variable d : std_logic_vector(31 downto 0);
   begin
     if rising_edge(clk) then
@@ -329,35 +336,34 @@ begin
         end if;
       end if;
 
+      -- the message's actions, each on msg_valid AND its flag (msg_dec).
+      -- M_SET_HI / M_ADJ_HI / M_PO_HI: st_ctl; M_SET_FRAC / M_PER_FRAC:
+      -- used while they wait (go_*); the input configuration: cfg_wr;
+      -- perout's period and width: po_dec
       if msg_valid = '1' then
-        a := to_integer(unsigned(msg(36 downto 32)));
         d := msg(31 downto 0);
-        case a is
+        if dc_lo = '1' then
           -- PERIOD: the timebase reads bits 39..32 only, so the whole ns
           -- word goes in unmasked (no multiplexer on bits 47..40); bits
           -- 95..48 go to st_a_nrw / st_b_nrw (st_ctl)
-          when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => stage_r <= d(15 downto 0);
-          when M_SET_HI | M_ADJ_HI | M_PO_HI => null;
-          when M_SET_FRAC | M_PER_FRAC => null;   -- used while it waited (go_*)
-          when M_PPS_CFG | M_PPS_MINW | M_EV_CFG | M_EV_MINW => null;   -- cfg_wr
-          when M_PO_PERIOD | M_PO_WIDTH => null;   -- po_wr_* below
-          when M_PO_ARM    => po_arm <= '1'; po_en <= d(0);
-          when M_CMD =>
-            -- (SET and PERIOD start on their fraction's message: go_*)
-            if d(C_ADJUST) = '1' then
-              tb_valid <= '1'; tb_op <= "01";
-            end if;
-            if d(C_SNAPSHOT) = '1' then
-              snap_pend <= '1';     -- the time is taken below
-            end if;
-            if d(C_POP) = '1' then
-              pop <= '1';
-            end if;
-            if d(C_EVSTAT) = '1' then
-              evstat_pend <= '1';
-            end if;
-          when others => null;
-        end case;
+          stage_r <= d(15 downto 0);
+        end if;
+        if dc_arm = '1' then
+          po_arm <= '1'; po_en <= d(0);
+        end if;
+        -- M_CMD (SET and PERIOD start on their fraction's message: go_*)
+        if dc_adj = '1' then
+          tb_valid <= '1'; tb_op <= "01";
+        end if;
+        if dc_snap = '1' then
+          snap_pend <= '1';     -- the time is taken below
+        end if;
+        if dc_pop = '1' then
+          pop <= '1';
+        end if;
+        if dc_evstat = '1' then
+          evstat_pend <= '1';
+        end if;
       end if;
 
       -- SET / PERIOD on the waiting fraction message (see stage_r); a
@@ -513,6 +519,28 @@ begin
         pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
         ev_cfg <= (others => '0');
       end if;
+    end if;
+  end process;
+
+  -- see dc_lo: msg is stable for two clocks before its strobe, so these
+  -- flags (loaded every clock, no reset needed) show its message then
+  msg_dec : process (clk)
+    variable a : msg_addr_t;
+    variable cmd : boolean;
+  begin
+    if rising_edge(clk) then
+      a := to_integer(unsigned(msg(36 downto 32)));
+      cmd := a = M_CMD;
+      dc_lo <= '0'; dc_arm <= '0';
+      case a is
+        when M_SET_LO | M_ADJ_LO | M_PO_LO | M_PER_NS => dc_lo <= '1';
+        when M_PO_ARM => dc_arm <= '1';
+        when others => null;
+      end case;
+      dc_adj    <= '1' when cmd and msg(C_ADJUST) = '1' else '0';
+      dc_snap   <= '1' when cmd and msg(C_SNAPSHOT) = '1' else '0';
+      dc_pop    <= '1' when cmd and msg(C_POP) = '1' else '0';
+      dc_evstat <= '1' when cmd and msg(C_EVSTAT) = '1' else '0';
     end if;
   end process;
 

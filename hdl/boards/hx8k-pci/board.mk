@@ -9,18 +9,23 @@ BOARD_TOP      := synpcix_hx8k_pci_top
 BOARD_PCF      := hdl/boards/hx8k-pci/synpcix_hx8k_pci.pcf
 NEXTPNR_ARCH   := --hx8k --package ct256
 # Placement seed (mk/bitstream.mk's default is 2). Session 20's tree,
-# seeds 2 / 1 / 3 / 4: tb_clk 119.86 / 123.79 / 118.75 / 136.65 MHz,
-# bus_clk 73.65 / 70.62 / 77.91 / 74.10 (5604 cells placed): only seed 4
-# meets. tb_clk's margin on this board is a placement lottery (its worst
-# paths are long routes: a block RAM far from the chain it feeds, the
-# message strobe across the chip), so a gateware or flow change needs a
-# new sweep (docs/bitstream.md "Status").
+# seeds 2 / 1 / 3 / 4: tb_clk 119.86 / 123.79 / 118.75 / 136.65 MHz (only
+# 4 met; its worst paths were long routes: a staged-word block RAM far
+# from the chain it feeds, the message strobe across the chip). Session
+# 21 (message decodes a clock ahead, the staged-word RAMs fixed by
+# tb_st_rams.py below): 139.31 / 138.33 / 136.65 / 132.43 MHz, bus_clk
+# 74.06 / 74.48 / 72.37 / 76.68 (5617 cells placed), seeds 5 and 6 meet
+# too. A gateware or flow change still needs a new sweep
+# (docs/bitstream.md "Status").
 NEXTPNR_SEED   ?= 4
 # keep the flip-flops that sample a PCI pad next to it (Tsu 3 ns at 66 MHz;
 # docs/bitstream.md "Session 7: PCI inputs"); the LUTs TRDY#/STOP# feed
 # through their globals copied per group of pads ("Session 12")
+# ... and the staged-word RAMs of the timebase domain at fixed sites by
+# the timebase chains they feed ("Session 21")
 NEXTPNR_PLACE  := --pre-pack hdl/boards/hx8k-pci/pci_gbin_luts.py \
-                  --pre-place hdl/boards/pci_input_ffs.py
+                  --pre-place hdl/boards/pci_input_ffs.py \
+                  --pre-place hdl/boards/hx8k-pci/tb_st_rams.py
 # after the core's list: the PCI interface, the capture unit and the card
 # (without the simulation models those lists carry for the testbenches),
 # then the board files (the pin and PLL wrappers are hx8k's own; the PLL,
