@@ -125,9 +125,7 @@ architecture rtl of stamp_engine is
   -- for an item written from its own operand alone (the verdict word)
   constant W_ZERO      : natural := W_EXP + 1;
   -- bus address bits the initiator carries (pci_initiator's A_BITS)
-  constant A_BITS : natural :=
-    to_integer(unsigned(DMA_INFO_RESET(DMA_INFO_ADDR_BITS_LSB + DMA_INFO_ADDR_BITS_WIDTH - 1
-                                       downto DMA_INFO_ADDR_BITS_LSB)));
+  constant A_BITS : natural := DMA_INFO_ADDR_BITS_RESET_VALUE;
   constant MARKER : std_logic_vector(5 downto 0) :=
     std_logic_vector(to_unsigned(MSI_SLOTS_LAST_STAMP_HI_MARKER_VALID, 6));
 

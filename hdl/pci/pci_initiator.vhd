@@ -263,9 +263,7 @@ architecture rtl of pci_initiator is
   -- port: the slot RAM refuses such ring and cause addresses
   -- (stamp_engine), the event ring lies below 4 GiB, and the driver takes
   -- INTx when the host's MSI address is at or above 2^48.
-  constant A_BITS : natural :=
-    to_integer(unsigned(DMA_INFO_RESET(DMA_INFO_ADDR_BITS_LSB + DMA_INFO_ADDR_BITS_WIDTH - 1
-                                       downto DMA_INFO_ADDR_BITS_LSB)));
+  constant A_BITS : natural := DMA_INFO_ADDR_BITS_RESET_VALUE;
   signal a_hi     : word := (others => '0');
   signal dac_q    : std_logic := '0';   -- upper address non-zero: dual address cycle
   signal dac2     : std_logic := '0';   -- the second address phase is on the bus

@@ -173,6 +173,11 @@ def gen_vhdl(m):
                 F = f"{R}_{f['name'].upper()}"
                 out.append(f"  constant {F}_LSB : natural := {f['lsb']};")
                 out.append(f"  constant {F}_WIDTH : natural := {f['width']};")
+                if r["reset"]:
+                    # the field's value in the register's reset word (a
+                    # constant register's value: dma.info.addr_bits)
+                    v = (r["reset"] >> f["lsb"]) & ((1 << f["width"]) - 1)
+                    out.append(f"  constant {F}_RESET_VALUE : natural := {v};")
                 for vn, vv in f["values"].items():
                     out.append(f"  constant {F}_{vn.upper()} : natural := {vv};")
     for r in m["reserved"]:
