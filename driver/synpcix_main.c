@@ -128,6 +128,18 @@ static bool synpcix_msi_reachable(struct synpcix *sp)
 	return false;
 }
 
+/* n MSI vectors the card can reach, -ERANGE if the host's address is not */
+static int synpcix_alloc_msi(struct synpcix *sp, int n)
+{
+	int nvec = pci_alloc_irq_vectors(sp->pdev, n, n, PCI_IRQ_MSI);
+
+	if (nvec >= 0 && !synpcix_msi_reachable(sp)) {
+		pci_free_irq_vectors(sp->pdev);
+		return -ERANGE;
+	}
+	return nvec;
+}
+
 static int synpcix_request_irqs(struct synpcix *sp)
 {
 	struct device *dev = &sp->pdev->dev;
@@ -212,22 +224,11 @@ static int synpcix_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	nvec = -ENOSPC;
 	msi = !force_intx;
 	if (sp->hw.n_slots > 1 && msi) {
-		int want = roundup_pow_of_two(sp->hw.n_slots);
-
-		nvec = pci_alloc_irq_vectors(pdev, want, want, PCI_IRQ_MSI);
-		if (nvec >= 0 && !synpcix_msi_reachable(sp)) {
-			pci_free_irq_vectors(pdev);
-			nvec = -ERANGE;
-			msi = false;
-		}
+		nvec = synpcix_alloc_msi(sp, roundup_pow_of_two(sp->hw.n_slots));
+		msi = nvec != -ERANGE;
 	}
-	if (nvec < 0 && msi) {
-		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
-		if (nvec >= 0 && !synpcix_msi_reachable(sp)) {
-			pci_free_irq_vectors(pdev);
-			nvec = -ERANGE;
-		}
-	}
+	if (nvec < 0 && msi)
+		nvec = synpcix_alloc_msi(sp, 1);
 	if (nvec < 0)
 		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_INTX);
 	if (nvec < 0) {
