@@ -22,6 +22,15 @@
 -- cells' registers on tb_clk: fixed pad delays, the same in every build
 -- (they are offsets in every stamp and output edge); each adds exactly one
 -- tb_clk to the capture and output latencies.
+--
+-- LEDs are paced by the card's own time (tb_time_ns, the timebase's
+-- output), not by counters of their own: a PPS edge lights led(2) until
+-- time bit 26 (2^26 ns = 67 ms) has toggled twice, 67 to 134 ms; led(3)
+-- is time bit 29 (a 1.07 s cycle) sampled on bus_clk, so it blinks only
+-- while both the bus clock and the timebase run (led(0) shows the PLL).
+-- The counters they replace (a 10-bit prescaler, a 14-bit stretch, a
+-- 26-bit bus-clock divider) were ~50 logic cells of the PCI board (session
+-- 22), against the 70 % bar.
 library ieee;
 use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
@@ -57,31 +66,35 @@ entity hx8k_board_common is
     pps_io     : out std_logic;         -- I/O-cell registered on tb_clk
     event_io   : out std_logic_vector(N_EVENTS - 1 downto 0);
     perout     : in  std_logic;         -- to pps_out through the I/O register
-    pps_locked : in  std_logic);        -- servo LOCKED (led(1))
+    pps_locked : in  std_logic;         -- servo LOCKED (led(1))
+    -- the core's time (tb_clk domain): bits 26 and 29 pace the LEDs
+    tb_time_ns : in  unsigned(63 downto 0));
 end entity;
 
 architecture board of hx8k_board_common is
   signal tb_clk_i, lock, rst_pin, pps_i : std_logic;
   signal tb_run, bus_run : std_logic;
 
-  -- LEDs: a PPS edge lights led(2) for 2^24 tb_clk = 134 ms (a prescaler
-  -- keeps the counters short: no long carry chain in the 125 MHz domain);
-  -- led(3) blinks at bus_clk / 2^26 (~1 Hz at 66 MHz): bus clock present
+  -- LEDs (see the header)
   signal pps_led_s, pps_led_d : std_logic := '0';
   -- the PPS edge, registered: Yosys merges pps_led_sync with the PPS
   -- capture's own synchroniser (same input), which sits by the capture,
-  -- far from the LED's counter by its pin; the edge decoded there took
-  -- that route and a LUT into the counter's enables (8.0 ns, the worst
-  -- tb_clk path of the PCI board at seed 2 in session 21)
+  -- far from the LED's logic by its pin; the edge decoded there took
+  -- that route and a LUT into the stretch counter's enables (8.0 ns, the
+  -- worst tb_clk path of the PCI board at seed 2 in session 21)
   signal pps_edge    : std_logic := '0';
-  signal prescale    : unsigned(9 downto 0) := (others => '0');
-  signal tick        : std_logic := '0';
-  signal pps_stretch : unsigned(13 downto 0) := (others => '0');
+  -- time bit 26 registered twice (t26_q takes the route from the
+  -- timebase's output, which comes from a block RAM delay line), and its
+  -- toggle registered: every input of the LED's own flip-flops is a
+  -- flip-flop, one LUT from pps_lit
+  signal t26_q, t26_d, t26_tog : std_logic := '0';
+  -- the flash has seen one toggle of bit 26 since its edge
+  signal half        : std_logic := '0';
   -- the LED pin's own flip-flop: the placer puts logic that drives a pin
-  -- next to it, and the stretch counter's enable then crossed the chip
-  -- twice (9.5 ns at 125 MHz, measured)
+  -- next to it, so logic in front of the pin crosses the chip (the old
+  -- stretch counter's enable did so twice, 9.5 ns at 125 MHz, measured)
   signal pps_lit     : std_logic := '0';
-  signal bus_blink   : unsigned(25 downto 0) := (others => '0');
+  signal bus_blink   : std_logic;
 begin
   tb_clk    <= tb_clk_i;
   pll_lock  <= lock;
@@ -128,31 +141,27 @@ begin
   begin
     if rising_edge(tb_clk_i) then
       pps_led_d <= pps_led_s;
-      prescale  <= prescale + 1;
-      tick      <= '1' when prescale = 0 else '0';
       pps_edge  <= pps_led_s and not pps_led_d;
+      t26_q     <= tb_time_ns(26);
+      t26_d     <= t26_q;
+      t26_tog   <= t26_q xor t26_d;
       if pps_edge = '1' then
-        pps_stretch <= (others => '1');
-      elsif tick = '1' and pps_stretch /= 0 then
-        pps_stretch <= pps_stretch - 1;
-      end if;
-      if pps_stretch /= 0 then
         pps_lit <= '1';
-      else
-        pps_lit <= '0';
+        half    <= '0';
+      elsif t26_tog = '1' and pps_lit = '1' then
+        if half = '1' then
+          pps_lit <= '0';
+        end if;
+        half <= '1';
       end if;
     end if;
   end process;
 
-  bus_led : process (bus_clk)
-  begin
-    if rising_edge(bus_clk) then
-      bus_blink <= bus_blink + 1;
-    end if;
-  end process;
+  bus_led_sync : entity work.sync_bit
+    port map (clk => bus_clk, din => tb_time_ns(29), dout => bus_blink);
 
   led(0) <= lock;                                  -- PLL locked to the TCXO
   led(1) <= pps_locked;                            -- servo LOCKED to PPS
   led(2) <= pps_lit;                               -- PPS heartbeat
-  led(3) <= bus_blink(bus_blink'high);             -- bus clock present
+  led(3) <= bus_blink;                             -- bus clock and time run
 end architecture;

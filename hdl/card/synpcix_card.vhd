@@ -78,7 +78,10 @@ entity synpcix_card is
     pps_in       : in  std_logic;
     event_in     : in  std_logic_vector(N_EVENTS - 1 downto 0);
     perout       : out std_logic;
-    pps_locked   : out std_logic);
+    pps_locked   : out std_logic;
+    -- the card's time (tb_clk domain, card_core's tb_time_ns): the board
+    -- paces its LEDs with it (hx8k_board_common)
+    tb_time_ns   : out unsigned(63 downto 0));
 end entity;
 
 architecture rtl of synpcix_card is
@@ -181,7 +184,7 @@ begin
       dma_rd_data => dma_rd_data, dma_done => dma_done, dma_err => dma_err,
       irq_raise => irq_raise, irq_pending => irq_pending, irq_intx => irq_intx,
       pps_in => pps_in, event_in => event_in, perout => perout,
-      pps_locked => pps_locked, tb_time_ns => open);
+      pps_locked => pps_locked, tb_time_ns => tb_time_ns);
 
   -- Raised vectors wait in msi_req until pci_interface takes them. The
   -- lowest requesting slot is latched into the offer (offer_oh, irq_vector)

@@ -71,6 +71,7 @@ architecture board of synpcix_hx8k_pci_top is
   signal serr_oe, inta_oe, req_out : std_logic;
 
   signal pps_io, perout, pps_locked : std_logic;
+  signal tb_time_ns : unsigned(63 downto 0);
   signal event_io : std_logic_vector(N_EVENTS - 1 downto 0);
 begin
   ---------------------------------------------------------------------------
@@ -88,7 +89,7 @@ begin
       bus_clk => bus_clk, tb_clk => tb_clk, pll_lock => open,
       rst_n_pin => rst_n_pin, tb_rst => open, bus_rst => open,
       pps_io => pps_io, event_io => event_io,
-      perout => perout, pps_locked => pps_locked);
+      perout => perout, pps_locked => pps_locked, tb_time_ns => tb_time_ns);
 
   ---------------------------------------------------------------------------
   -- the card
@@ -109,7 +110,7 @@ begin
       serr_n_oe => serr_oe, inta_n_oe => inta_oe,
       idsel_in => idsel_pin, req_n => req_out, gnt_n => gnt_n_pin,
       pps_in => pps_io, event_in => event_io, perout => perout,
-      pps_locked => pps_locked);
+      pps_locked => pps_locked, tb_time_ns => tb_time_ns);
 
   ---------------------------------------------------------------------------
   -- PCI pads (hx8k-pci/pci_pads.vhd: outputs and enables registered)

@@ -42,6 +42,7 @@ architecture board of synpcix_hx8k_top is
   signal event_io            : std_logic_vector(N_EVENTS - 1 downto 0);
   signal perout              : std_logic;
   signal pps_locked          : std_logic;
+  signal tb_time_ns          : unsigned(63 downto 0);
   signal cs_n_pin            : std_logic;
   signal miso, miso_oe       : std_logic;
 
@@ -61,7 +62,7 @@ begin
       bus_clk => bus_clk, tb_clk => tb_clk, pll_lock => open,
       rst_n_pin => open, tb_rst => tb_rst, bus_rst => bus_rst,
       pps_io => pps_io, event_io => event_io,
-      perout => perout, pps_locked => pps_locked);
+      perout => perout, pps_locked => pps_locked, tb_time_ns => tb_time_ns);
 
   ---------------------------------------------------------------------------
   -- SPI debug port -> register port (bus_clk domain)
@@ -92,5 +93,5 @@ begin
       reg_wdata => reg_wdata, reg_ready => reg_ready, reg_rdata => reg_rdata,
       tb_clk => tb_clk, tb_rst => tb_rst,
       pps_in => pps_io, event_in => event_io,
-      perout => perout, pps_locked => pps_locked, tb_time_ns => open);
+      perout => perout, pps_locked => pps_locked, tb_time_ns => tb_time_ns);
 end architecture;
