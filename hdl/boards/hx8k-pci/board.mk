@@ -25,7 +25,7 @@ NEXTPNR_SEED   ?= 4
 # the timebase chains they feed ("Session 21")
 NEXTPNR_PLACE  := --pre-pack hdl/boards/hx8k-pci/pci_gbin_luts.py \
                   --pre-place hdl/boards/pci_input_ffs.py \
-                  --pre-place hdl/boards/hx8k-pci/tb_st_rams.py
+                  --pre-place hdl/boards/tb_st_rams.py
 # after the core's list: the PCI interface, the capture unit and the card
 # (without the simulation models those lists carry for the testbenches),
 # then the board files (the pin and PLL wrappers are hx8k's own; the PLL,

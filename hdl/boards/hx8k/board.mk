@@ -15,6 +15,10 @@ NEXTPNR_ARCH   := --hx8k --package ct256
 # MHz (docs/bitstream.md "Status"), so a gateware or flow change needs a
 # new sweep (make test-card NEXTPNR_SEED=n).
 NEXTPNR_SEED   ?= 2
+# the staged-word block RAMs at fixed sites by the timebase chains they
+# feed, as on hx8k-pci (session 22: 123.21 MHz at seed 2 without, the
+# RAM's route into timebase chunk 4's chain the worst path)
+NEXTPNR_PLACE  := --pre-place hdl/boards/tb_st_rams.py
 # board sources after the core's (they instantiate clock_core)
 BOARD_SRCS     := hdl/boards/hx8k/ice40_pll.vhd \
                   hdl/boards/hx8k/ice40_pin_in.vhd \
