@@ -70,6 +70,7 @@ architecture rtl of capture_regs is
   signal gap     : std_logic_vector(7 downto 0);
   signal raised  : unsigned(15 downto 0);
   signal errors  : unsigned(15 downto 0);
+  signal err_sum : unsigned(16 downto 0);       -- errors + 1, bit 16 its carry out
   signal last_err : std_logic_vector(5 downto 0);
 
   -- answers are built as whole words outside the decoder: GHDL synthesis
@@ -168,6 +169,8 @@ begin
     answer_w <= d;
   end process;
 
+  err_sum <= resize(errors, 17) + 1;
+
   -- a write's reg_rdata is not looked at (docs/card-internals.md section 2):
   -- it carries the register's old value
   process (clk)
@@ -189,8 +192,10 @@ begin
           raised <= raised + 1;    -- card_irq raises one slot per clock
         end if;
         if dma_err_valid = '1' then
-          if errors /= x"FFFF" then
-            errors <= errors + 1;
+          -- saturating at 0xFFFF: the incrementer's carry out says so (a
+          -- compare with x"FFFF" was LUTs of its own)
+          if err_sum(16) = '0' then
+            errors <= err_sum(15 downto 0);
           end if;
           last_err <= "00" & dma_err_req & dma_err_code;
         end if;
