@@ -172,12 +172,16 @@ begin
   err_sum <= resize(errors, 17) + 1;
 
   -- a write's reg_rdata is not looked at (docs/card-internals.md section 2):
-  -- it carries the register's old value
+  -- it carries the register's old value. reg_rdata is 0 in every clock but
+  -- that of reg_ready (the contract says it is valid with reg_ready only):
+  -- card_core then ORs it with the clock side's answer, no select by
+  -- address between the two (session 22)
   process (clk)
     variable a : natural range 0 to 1023;
   begin
     if rising_edge(clk) then
       ready <= '0';
+      reg_rdata <= (others => '0');
       if rst = '1' then
         win_req_i <= '0';
         sel <= (others => '0');
