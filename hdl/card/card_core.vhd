@@ -12,7 +12,7 @@
 -- (0x800..0xFFF) never reach the port. The selection is taken from
 -- reg_addr(11 downto 9) = "000", which the master holds stable with
 -- reg_valid until reg_ready, so the answer of the selected back end alone
--- is passed back.
+-- is passed back (the capture unit's is 0 but in its ready clock).
 --
 -- The event ring block (event_dma) sits on the clock core's part of the
 -- port: it answers event.ring_* itself, passes every other access through
@@ -82,7 +82,11 @@ begin
   clk_valid <= reg_valid and sel_clock;
   cap_valid <= reg_valid and not sel_clock;
   reg_ready <= clk_ready or cap_ready;
-  reg_rdata <= clk_rdata when sel_clock = '1' else cap_rdata;
+  -- the capture unit's answer is 0 outside its reg_ready clock
+  -- (capture_regs), so it is ORed in, not selected: with pci_target's
+  -- choice of read data or AD behind it and event_dma's ring_ctrl fields
+  -- in clk_rdata, a select by address made each bit one LUT more
+  reg_rdata <= (clk_rdata and (31 downto 0 => sel_clock)) or cap_rdata;
 
   evring : entity work.event_dma
     port map (

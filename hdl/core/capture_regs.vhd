@@ -70,6 +70,7 @@ architecture rtl of capture_regs is
   signal gap     : std_logic_vector(7 downto 0);
   signal raised  : unsigned(15 downto 0);
   signal errors  : unsigned(15 downto 0);
+  signal err_sum : unsigned(16 downto 0);       -- errors + 1, bit 16 its carry out
   signal last_err : std_logic_vector(5 downto 0);
 
   -- answers are built as whole words outside the decoder: GHDL synthesis
@@ -168,13 +169,19 @@ begin
     answer_w <= d;
   end process;
 
+  err_sum <= resize(errors, 17) + 1;
+
   -- a write's reg_rdata is not looked at (docs/card-internals.md section 2):
-  -- it carries the register's old value
+  -- it carries the register's old value. reg_rdata is 0 in every clock but
+  -- that of reg_ready (the contract says it is valid with reg_ready only):
+  -- card_core then ORs it with the clock side's answer, no select by
+  -- address between the two (session 22)
   process (clk)
     variable a : natural range 0 to 1023;
   begin
     if rising_edge(clk) then
       ready <= '0';
+      reg_rdata <= (others => '0');
       if rst = '1' then
         win_req_i <= '0';
         sel <= (others => '0');
@@ -189,8 +196,10 @@ begin
           raised <= raised + 1;    -- card_irq raises one slot per clock
         end if;
         if dma_err_valid = '1' then
-          if errors /= x"FFFF" then
-            errors <= errors + 1;
+          -- saturating at 0xFFFF: the incrementer's carry out says so (a
+          -- compare with x"FFFF" was LUTs of its own)
+          if err_sum(16) = '0' then
+            errors <= err_sum(15 downto 0);
           end if;
           last_err <= "00" & dma_err_req & dma_err_code;
         end if;

@@ -119,7 +119,7 @@ architecture rtl of msi_capture is
   -- bus side: entries announced, room, lost counts
   signal flipped  : std_logic;                 -- the toggle flipped last clock
   signal ann_ptr  : ptr_t;                     -- entries announced
-  signal full     : std_logic;                 -- registered, see below
+  signal full     : std_logic;                 -- from the pointers, see below
   signal db_ok    : std_logic;                 -- a doorbell of a built slot
   signal db_oh    : std_logic_vector(N_SLOTS - 1 downto 0);
   signal take     : std_logic;                 -- a doorbell's entry this clock
@@ -206,31 +206,30 @@ begin
     lsum(i) <= resize(lost(i), 9) + 1;
   end generate;
 
+  -- full: the entries announced against the ones read, both registered
+  -- (same index, other lap). Compared from the registers, not from
+  -- ann_ptr's next value a clock ahead into a flip-flop of its own (until
+  -- session 22): that next value then fed the compare as well, so none of
+  -- ann_ptr's flip-flops could share its adder LUT's cell (9 cells). The
+  -- entry at rd_ptr was taken by the pop that moved rd_ptr past it, so a
+  -- doorbell in the clock after that pop may have its place (the registered
+  -- full said full for that one clock more).
+  full <= '1' when ann_ptr(FIFO_LOG2) /= rd_ptr(FIFO_LOG2) and
+                   ann_ptr(FIFO_LOG2 - 1 downto 0) = rd_ptr(FIFO_LOG2 - 1 downto 0) else '0';
+
   bus_in : process (bus_clk)
-    variable nxt : ptr_t;
   begin
     if rising_edge(bus_clk) then
       if bus_rst = '1' then
         flipped <= '0';
         ann_ptr <= (others => '0');
-        full <= '0';
         lost <= (others => (others => '0'));
         lnz <= (others => '0');
       else
         flipped <= take or rep;
         -- the entry as the carry in (one LUT a bit, no choice behind an
         -- incrementer); its lowest bit is the toggle that crosses
-        nxt := ann_ptr + unsigned'("" & (take or rep));
-        ann_ptr <= nxt;
-        -- full for the next clock: the entries announced then against the
-        -- ones read by now; a pop in this clock is seen a clock late, so
-        -- full can only be said one clock too early, never too late
-        if nxt(FIFO_LOG2) /= rd_ptr(FIFO_LOG2) and
-           nxt(FIFO_LOG2 - 1 downto 0) = rd_ptr(FIFO_LOG2 - 1 downto 0) then
-          full <= '1';
-        else
-          full <= '0';
-        end if;
+        ann_ptr <= ann_ptr + unsigned'("" & (take or rep));
         -- the slot in hit: a doorbell that finds the FIFO full counts, an
         -- entry (capture or loss report) takes the count along
         for i in 0 to N_SLOTS - 1 loop
