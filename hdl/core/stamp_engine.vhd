@@ -423,6 +423,12 @@ architecture rtl of stamp_engine is
   signal lim     : std_logic;
   signal err     : std_logic;
   signal cause_ok : std_logic;
+  -- the pass's cause value: cleared as the pass starts, every cause read
+  -- ORed in. Between passes it carries a window write's word from S_IDLE
+  -- to S_WIN (loaded from win_wdata in every S_IDLE clock, written
+  -- through the cause items' source, wb_cv): the write data needs no
+  -- window source of its own (one enabled source takes two LUT inputs on
+  -- each of its 32 bits; the load is a third input of cause_val's LUT)
   signal cause_val : std_logic_vector(31 downto 0);
   signal ne      : unsigned(4 downto 0);       -- entries in the burst
   -- entries after idx to the ring's end (count - 1 - idx; its sign is
@@ -471,7 +477,7 @@ architecture rtl of stamp_engine is
   -- the clock that reads the item (cause_ok, kind and any do not change
   -- during S_UPD), not decodes of mu_u at the write; wd is r_wdata's input
   signal wb_cv, wb_hi, wb_dat, wb_idx, wb_s, wb_sh : std_logic;
-  signal e_ns, e_ww, e_ini : std_logic;
+  signal e_ns, e_ini : std_logic;
   signal wd      : std_logic_vector(31 downto 0);
 begin
   assert IDX_W >= 6 and IDX_W <= 16
@@ -860,6 +866,8 @@ begin
             if win_req = '1' and (win_turn = '1' or cap_empty = '1') then
               -- the window word's read is under way (r_raddr follows win_*)
               win_turn <= '0';
+              -- a write's word for S_WIN from cause_val (its comment)
+              wb_cv <= win_write;
               st <= S_WIN;
             elsif cap_empty = '0' then
               win_turn <= '1';
@@ -1075,9 +1083,7 @@ begin
             end if;
 
           when S_CAUSE =>
-            if d_rd_valid = '1' then
-              cause_val <= cause_val or d_rd_data;   -- a pass may read it twice
-            end if;
+            -- (its value: cause_val, below)
             if d_done = '1' then
               if d_err /= "00" then
                 err <= '1';
@@ -1355,12 +1361,6 @@ begin
         end case;
         -- the pass's first cause read runs beside the row load
         if cause_busy = '1' then
-          if d_rd_valid = '1' then
-            -- the pass's first value, not ORed with an earlier pass's:
-            -- cause_last is this pass's, and cause_acc must not get back
-            -- bits the driver has cleared
-            cause_val <= d_rd_data;
-          end if;
           if d_done = '1' then
             cause_busy <= '0';
             if d_err /= "00" then
@@ -1461,6 +1461,20 @@ begin
           r_we <= '1';
           r_waddr <= slot & std_logic_vector(to_unsigned(W_CAP_SCR, 5));
         end if;
+        -- cause_val (its comment): cleared in S_RCA0 (before the pass's
+        -- first cause read is issued), every cause read's word ORed in (the
+        -- first one's too: cause_last is this pass's, and cause_acc must
+        -- not get back bits the driver has cleared; a pass may read it
+        -- twice), the window's word in S_IDLE. The clear alone, as the
+        -- outermost choice, goes to the flip-flops' reset input; the rest
+        -- is one LUT a bit (cause_val, d_rd_data, win_wdata, the choice)
+        if st = S_RCA0 then
+          cause_val <= (others => '0');
+        elsif d_rd_valid = '1' and (cause_busy = '1' or st = S_CAUSE) then
+          cause_val <= cause_val or d_rd_data;
+        elsif st = S_IDLE then
+          cause_val <= win_wdata;
+        end if;
         -- the sequencer's write-back (no state writes the RAM meanwhile)
         if mu_v = '1' then
           r_we <= '1';
@@ -1492,7 +1506,8 @@ begin
   -- of last_data and the index): the FIFO head's time into last_stamp_lo
   -- (a pop's first write: any other clock, the word means something only
   -- in a clock that sets r_we), a popped capture's scratch word (took),
-  -- a window write, S_INIT's reset values and the sequencer's write-back:
+  -- S_INIT's reset values, cause_val (a window write's word in S_WIN, wb_cv
+  -- set as S_IDLE takes the access) and the sequencer's write-back:
   -- the adder (wb_s, wb_sh: its low and high half), cause_val ORed into
   -- it (cause_last, cause_acc), last_stamp_hi's marker and seq0 (its low
   -- half through the adder: mu_op is 0 there), last_data from the
@@ -1501,14 +1516,12 @@ begin
   -- do not change during S_UPD); mu_v, took, S_INIT and S_WIN never meet
   -- (wd_chk)
   e_ini <= '1' when st = S_INIT else '0';
-  e_ww <= '1' when st = S_WIN and win_write = '1' else '0';
   e_ns <= not (mu_v or took or e_ini) when st /= S_WIN else '0';
   wd_p : process (all)
     variable v : std_logic_vector(31 downto 0);
   begin
     v := (cap_ns(31 downto 0) and (31 downto 0 => e_ns)) or
          (cap_scr and (31 downto 0 => took)) or
-         (win_wdata and (31 downto 0 => e_ww)) or
          (reset_of(to_integer(step(4 downto 0))) and (31 downto 0 => e_ini)) or
          (cause_val and (31 downto 0 => wb_cv)) or
          ((MARKER & "00" & std_logic_vector(seq0) & x"0000") and (31 downto 0 => wb_hi));
@@ -1530,7 +1543,7 @@ begin
              (mu_v = '0' and took = '0')
         report "stamp_engine: write-data sources meet" severity error;
       assert rst = '1' or mu_v = '1' or (wb_s = '0' and wb_sh = '0' and
-             wb_cv = '0' and wb_hi = '0' and wb_dat = '0' and wb_idx = '0')
+             (wb_cv = '0' or st = S_WIN) and wb_hi = '0' and wb_dat = '0' and wb_idx = '0')
         report "stamp_engine: a write-back source outside mu_v" severity error;
     end if;
   end process;
