@@ -66,6 +66,7 @@ entity event_fifo is
     out_found : out std_logic;                     -- FIFO was not empty
     out_entry : out std_logic_vector(82 downto 0); -- seq(16) & ch(3) & stamp(64), held until the next pop
     level     : out unsigned(LOG2 downto 0);
+    is_empty  : out std_logic;                     -- level = 0, a flip-flop
     overflows : out unsigned(31 downto 0));   -- zero-extended from OVF_W bits
 end entity;
 
@@ -137,6 +138,7 @@ begin
   assert N <= 2 report "event_fifo: two stamp registers and one owner bit; " &
     "more than 2 inputs need a register per input again (see the header)" severity failure;
   level <= lvl;
+  is_empty <= empty;
   rd_adv <= pop and not empty;
   overflows <= resize(ovf, 32);
 
@@ -285,10 +287,10 @@ begin
       -- word, a push without a pop takes one (none while full: we); a
       -- push makes it non-empty, a pop of the last word without a push
       -- empties it (with both, the level stays)
-      if we = '1' and rd_adv = '0' then
-        lvl <= lvl + 1;
-      elsif rd_adv = '1' and we = '0' then
-        lvl <= lvl - 1;
+      -- (one adder of +1 or -1, all ones, by rd_adv: session 22; +1 and
+      -- -1 as two chains and a multiplexer were ~27 LUTs)
+      if (we xor rd_adv) = '1' then
+        lvl <= lvl + unsigned(std_logic_vector'((LOG2 downto 1 => rd_adv) & '1'));
       end if;
       if we = '1' then
         empty <= '0';
