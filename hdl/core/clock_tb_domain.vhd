@@ -161,6 +161,10 @@ architecture rtl of clock_tb_domain is
   signal pps_minw  : unsigned(15 downto 0) := (others => '0');
   signal ev_cfg    : std_logic_vector(31 downto 0) := (others => '0');
   signal ev_minw   : unsigned(15 downto 0) := to_unsigned(4, 16);
+  -- min_width <= 1 of each, kept with it (edge_capture LE1_IN: the two
+  -- event captures share one decode)
+  signal pps_le1   : std_logic := '1';
+  signal ev_le1    : std_logic := '0';
   -- the four input configuration messages, decoded a clock early like
   -- po_is_per (cfg_wr): each register's enable is msg_valid AND one of
   -- these flip-flops, one LUT. Decoded in the strobe's clock inside the
@@ -528,15 +532,17 @@ begin
       end if;
       if msg_valid = '1' and cf_ppsminw = '1' then
         pps_minw <= unsigned(d(15 downto 0));
+        pps_le1 <= '1' when d(15 downto 1) = (15 downto 1 => '0') else '0';
       end if;
       if msg_valid = '1' and cf_evcfg = '1' then
         ev_cfg <= d;
       end if;
       if msg_valid = '1' and cf_evminw = '1' then
         ev_minw <= unsigned(d(15 downto 0));
+        ev_le1 <= '1' when d(15 downto 1) = (15 downto 1 => '0') else '0';
       end if;
       if rst_q = '1' then
-        pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
+        pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0'); pps_le1 <= '1';
         ev_cfg <= (others => '0');
       end if;
     end if;
@@ -639,16 +645,19 @@ begin
   time_ns_out <= time_ns;
 
   pps_cap : entity work.edge_capture
+    generic map (LE1_IN => true)
     port map (clk => clk, rst => rst, pin => pps_in, enable => pps_en,
-              falling => pps_fall, min_width => pps_minw,
+              falling => pps_fall, min_width => pps_minw, min_le1 => pps_le1,
               time_ns => time_ns, hold => pps_hold, shift => pps_shift, stamp_valid => pps_stb,
               stamp_next => open, stamp => pps_stamp, glitch => pps_glitch, taken => open);
 
   -- the event captures keep no stamp: the FIFO keeps them (event_fifo)
   events : for i in 0 to N_EVENTS - 1 generate
     cap : entity work.edge_capture
+      generic map (LE1_IN => true)
       port map (clk => clk, rst => rst, pin => event_in(i), enable => ev_cfg(i),
-                falling => ev_cfg(8 + i), min_width => ev_minw, time_ns => time_ns,
+                falling => ev_cfg(8 + i), min_width => ev_minw, min_le1 => ev_le1,
+                time_ns => time_ns,
                 stamp_valid => open, stamp_next => ev_stb_nx(i), stamp => open, glitch => open,
                 taken => ev_take(i));
   end generate;

@@ -88,6 +88,7 @@ architecture rtl of event_fifo is
   -- edges lost in the previous clock: counted one clock later, so the
   -- drain decision and the 32-bit add are not one path at 125 MHz
   signal lost_r : unsigned(1 downto 0) := (others => '0');
+  signal ovf_sum : unsigned(OVF_W downto 0);
   signal rd_data : std_logic_vector(82 downto 0);
   signal pop_d, found_d : std_logic := '0';
   -- The level and the full and empty flags are flip-flops kept from the
@@ -138,6 +139,7 @@ begin
   assert N <= 2 report "event_fifo: two stamp registers and one owner bit; " &
     "more than 2 inputs need a register per input again (see the header)" severity failure;
   level <= lvl;
+  ovf_sum <= ('0' & ovf) + lost_r;
   is_empty <= empty;
   rd_adv <= pop and not empty;
   overflows <= resize(ovf, 32);
@@ -269,8 +271,10 @@ begin
       -- clock (the drain's; see the header), so stopping at all ones is
       -- exact. (A form that also caught lost_r = 2 below the top cost 30
       -- LUTs more, measured: it kept Yosys from the carry chain.)
-      if ovf /= 2 ** OVF_W - 1 then
-        ovf <= ovf + lost_r;
+      -- (session 22: held by the sum's carry out, not by a compare of ovf
+      -- with all ones: the same with lost_r <= 1, and never wraps)
+      if ovf_sum(OVF_W) = '0' then
+        ovf <= ovf_sum(OVF_W - 1 downto 0);
       end if;
 
       -- the read leaves block RAM one clock after the pop and is held there;
