@@ -90,6 +90,16 @@ architecture rtl of clock_tb_domain is
   -- it the capture shifts the stamp's high word into its low half, so both
   -- words leave from pps_stamp(31 downto 0))
   signal sh_snap, sh_pps, pps_shift : std_logic := '0';
+  -- Session 22: the answer multiplexer as an OR of words that are zero
+  -- unless chosen (fewer select inputs a bit). wz: the word under way is
+  -- its answer's first (wi = 0), kept with wi; s_ei: it is the event
+  -- answer's info word (kind 01, wi 2); sh_ev1 decoded a clock ahead like
+  -- sh_snap: the event answer's second word is under way. snap_hi is 0
+  -- whenever it is not the word under way (cleared at every answer's end,
+  -- after the event answer's second word and on reset; loaded only in the
+  -- clock its value leaves as word 0 is taken, or after word 0 / 1 is
+  -- out), so it enters the OR without a select.
+  signal wz, s_ei, sh_ev1 : std_logic := '0';
   -- an event answer started in the clock before: frac_cap takes the
   -- stamp's high word now (not in the start clock: that decision must not
   -- reach frac_cap's enables, see below), snap_hi takes it from frac_cap
@@ -151,6 +161,10 @@ architecture rtl of clock_tb_domain is
   signal pps_minw  : unsigned(15 downto 0) := (others => '0');
   signal ev_cfg    : std_logic_vector(31 downto 0) := (others => '0');
   signal ev_minw   : unsigned(15 downto 0) := to_unsigned(4, 16);
+  -- min_width <= 1 of each, kept with it (edge_capture LE1_IN: the two
+  -- event captures share one decode)
+  signal pps_le1   : std_logic := '1';
+  signal ev_le1    : std_logic := '0';
   -- the four input configuration messages, decoded a clock early like
   -- po_is_per (cfg_wr): each register's enable is msg_valid AND one of
   -- these flip-flops, one LUT. Decoded in the strobe's clock inside the
@@ -196,6 +210,7 @@ architecture rtl of clock_tb_domain is
   signal pop, fq_valid, fq_found : std_logic := '0';
   signal fq_entry : std_logic_vector(82 downto 0);
   signal fq_level : unsigned(FIFO_LOG2 downto 0);
+  signal fq_empty : std_logic;
   signal fq_ovf   : unsigned(31 downto 0);
 
   -- pending responses, sent in this priority order (then pps_is_stamp,
@@ -320,10 +335,18 @@ begin
       else
         sh_pps <= '0';
       end if;
+      if kind = "01" and wi = 1 then
+        sh_ev1 <= '1';
+      else
+        sh_ev1 <= '0';
+      end if;
       if sent = '1' and sh_snap = '1' then
         -- the snapshot's fraction (its last word), or the event stamp's
         -- high word (frac_cap took it after the answer started)
         snap_hi <= frac_cap;
+      end if;
+      if sent = '1' and (last_w = '1' or sh_ev1 = '1') then
+        snap_hi <= (others => '0');  -- not the next word: out of the OR
       end if;
       if sent = '1' then
         if last_w = '1' then
@@ -333,6 +356,8 @@ begin
           end if;
         else
           wi <= wi + 1;
+          wz <= '0';
+          s_ei <= sh_ev1;
         end if;
       end if;
 
@@ -422,11 +447,12 @@ begin
         if snap_pend = '1' then
           if ready_q = '1' and sent = '0' and rv = '0' then
             snap_pend <= '0'; busy <= '1'; snap_act <= '1';
-            kind <= "00"; wi <= "00";
+            kind <= "00"; wi <= "00"; wz <= '1'; s_ei <= '0';
             snap_sh(0) <= '1';
           end if;
         elsif ev_pend = '1' then
           ev_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "01"; wi <= "00";
+          wz <= '1'; s_ei <= '0';
           ev_ld <= '1'; ev_act <= '1';
         elsif evstat_pend = '1' then
           evstat_pend <= '0'; busy <= '1'; rv <= '1'; kind <= "10"; wi <= "00";
@@ -452,12 +478,9 @@ begin
 
 
       -- for event_dma: a level from a flip-flop, so the bus domain's
-      -- synchroniser sees no glitch of the level compare
-      if fq_level /= 0 then
-        ev_pend_q <= '1';
-      else
-        ev_pend_q <= '0';
-      end if;
+      -- synchroniser sees no glitch; the FIFO's empty flag is level = 0
+      -- in the same clock (session 22: was a compare of the level)
+      ev_pend_q <= not fq_empty;
 
       if us_cnt = US_DIV - 1 then
         us_cnt <= 0;
@@ -471,6 +494,7 @@ begin
         snap_pend <= '0'; ev_pend <= '0'; evstat_pend <= '0'; pps_pend <= '0';
         snap_sh <= (others => '0');
         busy <= '0'; rv <= '0'; sent <= '0'; snap_act <= '0';
+        snap_hi <= (others => '0');
         pps_is_stamp <= '0';
         ev_ld <= '0'; ev_act <= '0';
         glitches_lo <= (others => '0');
@@ -508,15 +532,17 @@ begin
       end if;
       if msg_valid = '1' and cf_ppsminw = '1' then
         pps_minw <= unsigned(d(15 downto 0));
+        pps_le1 <= '1' when d(15 downto 1) = (15 downto 1 => '0') else '0';
       end if;
       if msg_valid = '1' and cf_evcfg = '1' then
         ev_cfg <= d;
       end if;
       if msg_valid = '1' and cf_evminw = '1' then
         ev_minw <= unsigned(d(15 downto 0));
+        ev_le1 <= '1' when d(15 downto 1) = (15 downto 1 => '0') else '0';
       end if;
       if rst_q = '1' then
-        pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0');
+        pps_en <= '0'; pps_fall <= '0'; pps_minw <= (others => '0'); pps_le1 <= '1';
         ev_cfg <= (others => '0');
       end if;
     end if;
@@ -578,20 +604,25 @@ begin
   -- kinds 00 and 01 here, 10 and 11 in word_alt; the crossing picks one
   -- by kind(1) (resp_alt)
   answer_word : process (all)
+    variable w_first, w_info : std_logic_vector(31 downto 0);
   begin
-    -- D_TIME_LO, D_TIME_HI, D_TIME_FRAC; D_EV_LO, D_EV_HI, D_EV_INFO
-    if wi = 0 then
+    -- D_TIME_LO, D_TIME_HI, D_TIME_FRAC; D_EV_LO, D_EV_HI, D_EV_INFO:
+    -- first words (wz) OR snap_hi (0 unless it is the word) OR the info
+    -- word (s_ei); kinds 1x leave by word_alt, this word is unused then
+    w_first := (others => '0');
+    if wz = '1' then
       if kind(0) = '0' then
-        word <= std_logic_vector(time_ns(31 downto 0));
+        w_first := std_logic_vector(time_ns(31 downto 0));
       else
-        word <= fq_entry(31 downto 0);
+        w_first := fq_entry(31 downto 0);
       end if;
-    elsif wi = 1 or kind(0) = '0' then
-      word <= std_logic_vector(snap_hi);
-    else
-      -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
-      word <= fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64);
     end if;
+    w_info := (others => '0');
+    if s_ei = '1' then
+      -- event.stamp_info: valid(31), seq(23..8), channel(2..0)
+      w_info := fq_found & "0000000" & fq_entry(82 downto 67) & "00000" & fq_entry(66 downto 64);
+    end if;
+    word <= w_first or std_logic_vector(snap_hi) or w_info;
     if kind(0) = '0' then            -- D_EV_LEVEL, D_EV_OVF
       if wi = 0 then
         word_alt <= std_logic_vector(resize(fq_level, 32));
@@ -614,16 +645,19 @@ begin
   time_ns_out <= time_ns;
 
   pps_cap : entity work.edge_capture
+    generic map (LE1_IN => true)
     port map (clk => clk, rst => rst, pin => pps_in, enable => pps_en,
-              falling => pps_fall, min_width => pps_minw,
+              falling => pps_fall, min_width => pps_minw, min_le1 => pps_le1,
               time_ns => time_ns, hold => pps_hold, shift => pps_shift, stamp_valid => pps_stb,
               stamp_next => open, stamp => pps_stamp, glitch => pps_glitch, taken => open);
 
   -- the event captures keep no stamp: the FIFO keeps them (event_fifo)
   events : for i in 0 to N_EVENTS - 1 generate
     cap : entity work.edge_capture
+      generic map (LE1_IN => true)
       port map (clk => clk, rst => rst, pin => event_in(i), enable => ev_cfg(i),
-                falling => ev_cfg(8 + i), min_width => ev_minw, time_ns => time_ns,
+                falling => ev_cfg(8 + i), min_width => ev_minw, min_le1 => ev_le1,
+                time_ns => time_ns,
                 stamp_valid => open, stamp_next => ev_stb_nx(i), stamp => open, glitch => open,
                 taken => ev_take(i));
   end generate;
@@ -633,7 +667,8 @@ begin
     port map (clk => clk, rst => rst, in_valid_nx => ev_stb_nx, in_take => ev_take,
               time_ns => time_ns,
               pop => pop, out_valid => fq_valid, out_found => fq_found,
-              out_entry => fq_entry, level => fq_level, overflows => fq_ovf);
+              out_entry => fq_entry, level => fq_level, is_empty => fq_empty,
+              overflows => fq_ovf);
 
   -- start_ns(63..48) is st_qb's word 0 outside a command, not the HI
   -- message's bits: perout_gen reads start_ns(47..0) only (its 48-bit

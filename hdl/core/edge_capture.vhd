@@ -20,7 +20,12 @@ use ieee.std_logic_1164.all;
 use ieee.numeric_std.all;
 
 entity edge_capture is
-  generic (CNT_W : positive := 16);
+  generic (
+    CNT_W  : positive := 16;
+    -- true: min_le1 gives min_width <= 1 (a flag the configuration's
+    -- writer keeps with min_width: clock_tb_domain, one decode for both
+    -- event inputs); false: decoded here from min_width
+    LE1_IN : boolean  := false);
   port (
     clk         : in  std_logic;
     rst         : in  std_logic;
@@ -28,6 +33,7 @@ entity edge_capture is
     enable      : in  std_logic;
     falling     : in  std_logic;                 -- 1: falling edge is on time
     min_width   : in  unsigned(CNT_W - 1 downto 0);
+    min_le1     : in  std_logic := '0';          -- see LE1_IN
     time_ns     : in  unsigned(63 downto 0);
     -- 1: no new edge is taken (its stamp would replace `stamp` before the
     -- consumer has used it); such an edge is neither stamped nor a glitch.
@@ -143,7 +149,9 @@ begin
         if take = '1' then
           -- cand is loaded above; released after min_width clocks at the
           -- new level (in the count's clock max(1, min_width))
-          if min_width(CNT_W - 1 downto 1) = (CNT_W - 1 downto 1 => '0') then
+          if LE1_IN then
+            left_le1 <= min_le1;
+          elsif min_width(CNT_W - 1 downto 1) = (CNT_W - 1 downto 1 => '0') then
             left_le1 <= '1';
           else
             left_le1 <= '0';

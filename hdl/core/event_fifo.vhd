@@ -66,6 +66,7 @@ entity event_fifo is
     out_found : out std_logic;                     -- FIFO was not empty
     out_entry : out std_logic_vector(82 downto 0); -- seq(16) & ch(3) & stamp(64), held until the next pop
     level     : out unsigned(LOG2 downto 0);
+    is_empty  : out std_logic;                     -- level = 0, a flip-flop
     overflows : out unsigned(31 downto 0));   -- zero-extended from OVF_W bits
 end entity;
 
@@ -87,6 +88,7 @@ architecture rtl of event_fifo is
   -- edges lost in the previous clock: counted one clock later, so the
   -- drain decision and the 32-bit add are not one path at 125 MHz
   signal lost_r : unsigned(1 downto 0) := (others => '0');
+  signal ovf_sum : unsigned(OVF_W downto 0);
   signal rd_data : std_logic_vector(82 downto 0);
   signal pop_d, found_d : std_logic := '0';
   -- The level and the full and empty flags are flip-flops kept from the
@@ -137,6 +139,8 @@ begin
   assert N <= 2 report "event_fifo: two stamp registers and one owner bit; " &
     "more than 2 inputs need a register per input again (see the header)" severity failure;
   level <= lvl;
+  ovf_sum <= ('0' & ovf) + lost_r;
+  is_empty <= empty;
   rd_adv <= pop and not empty;
   overflows <= resize(ovf, 32);
 
@@ -267,8 +271,10 @@ begin
       -- clock (the drain's; see the header), so stopping at all ones is
       -- exact. (A form that also caught lost_r = 2 below the top cost 30
       -- LUTs more, measured: it kept Yosys from the carry chain.)
-      if ovf /= 2 ** OVF_W - 1 then
-        ovf <= ovf + lost_r;
+      -- (session 22: held by the sum's carry out, not by a compare of ovf
+      -- with all ones: the same with lost_r <= 1, and never wraps)
+      if ovf_sum(OVF_W) = '0' then
+        ovf <= ovf_sum(OVF_W - 1 downto 0);
       end if;
 
       -- the read leaves block RAM one clock after the pop and is held there;
@@ -285,10 +291,10 @@ begin
       -- word, a push without a pop takes one (none while full: we); a
       -- push makes it non-empty, a pop of the last word without a push
       -- empties it (with both, the level stays)
-      if we = '1' and rd_adv = '0' then
-        lvl <= lvl + 1;
-      elsif rd_adv = '1' and we = '0' then
-        lvl <= lvl - 1;
+      -- (one adder of +1 or -1, all ones, by rd_adv: session 22; +1 and
+      -- -1 as two chains and a multiplexer were ~27 LUTs)
+      if (we xor rd_adv) = '1' then
+        lvl <= lvl + unsigned(std_logic_vector'((LOG2 downto 1 => rd_adv) & '1'));
       end if;
       if we = '1' then
         empty <= '0';
