@@ -22,7 +22,7 @@ help:
 	@echo "  make test        every test suite; last line 'N passed, M failed'"
 	@echo "  make deps        install the Debian packages the project needs"
 	@echo "  make regmap      regenerate register map outputs (VHDL, C, docs)"
-	@echo "  make bitstream   iCE40 HX8K bitstream + build/bitstream/report.json"
+	@echo "  make bitstream   iCE40 HX8K bitstream of the card + build/bitstream-hx8k-pci/report.json"
 	@echo "  make flash       write the bitstream to the card's SPI flash"
 	@echo "  make modules     synpcix.ko, msi_redirect.ko, patched e1000.ko (KDIR=... for another kernel)"
 	@echo "  make tools       tsstat, tsprobe, clkjitter, irqlat into build/tools/"

@@ -19,7 +19,7 @@ started=$(date +%s)
 
 # make bitstream on the flow probe with pcf $2 into $T/$1
 probe() {
-	make --no-print-directory bitstream BS_DIR="$T/$1" BOARD_TOP=flow_probe_top \
+	make --no-print-directory bitstream BOARD=hx8k BS_DIR="$T/$1" BOARD_TOP=flow_probe_top \
 		BOARD_PCF="$2" HDL_CORE_SRCS=hdl/core/sync_bit.vhd \
 		BOARD_SRCS="hdl/boards/hx8k/ice40_pll.vhd hdl/boards/hx8k/ice40_pin_out.vhd tests/bitstream/flow_probe.vhd"
 }
@@ -123,12 +123,12 @@ t_run pll-settings-consistent sh -c '
 	done
 	grep -q "TB_CLK_HZ : natural := 125_000_000;" $v'
 
-# ---- the card
-# Synthesis and packing always (the card must at least pack into the HX8K); the
-# full place-and-route with its timing and the <= 70 % bar with CARD_FULL=1
-# (`make test-card`): the card places in 69.7 % but tb_clk misses 125 MHz
-# today, and nextpnr needs minutes (docs/bitstream.md, "Status").
-t_run card-packs make --no-print-directory card-utilisation
+# ---- the clock core on the hx8k board (BOARD=hx8k, the SPI debug port)
+# Synthesis and packing always; the full place-and-route with its timing
+# and the <= 70 % bar with CARD_FULL=1 (`make test-card`, ~1 minute more).
+# The whole card's place and route and its bars run always, on the PCI
+# board below (the default board since session 22).
+t_run card-packs make --no-print-directory BOARD=hx8k card-utilisation
 t_run card-no-latches-or-loops sh -c "[ -s $BUILD/bitstream/yosys.log ] &&
 	! grep -E '^Latch inferred|Breaking loop' $BUILD/bitstream/yosys.log"
 # an undriven bit reaches Yosys as a 'Z' constant (GHDL), which it warns
@@ -136,7 +136,7 @@ t_run card-no-latches-or-loops sh -c "[ -s $BUILD/bitstream/yosys.log ] &&
 t_run card-no-undriven-z sh -c "[ -s $BUILD/bitstream/yosys.log ] &&
 	! grep -i 'tri-state' $BUILD/bitstream/yosys.log"
 if [ "${CARD_FULL:-0}" = 1 ]; then
-	t_run card-bitstream make --no-print-directory bitstream
+	t_run card-bitstream make --no-print-directory BOARD=hx8k bitstream
 	if [ -s $BUILD/bitstream/report.json ]; then
 		t_run card-report check_report $BUILD/bitstream/report.json 70 bus_clk tb_clk
 	else
@@ -148,9 +148,9 @@ fi
 # ---- the card on the PCI edge (BOARD=hx8k-pci), without placement: the
 # board top synthesises, every PCI line of synpcix_card reaches its own
 # ball through an SB_IO, open-drain lines are never driven high, and
-# card-utilisation reports the packed size (failing, with the words, while
-# the card is larger than the device). Placement and timing come with the
-# hx8k default once the card fits (docs/bitstream.md, Session 4).
+# card-utilisation reports the packed size (failing, with the words, if
+# the card is ever larger than the device). Placement, timing and the 70 %
+# bar below (docs/bitstream.md "Status").
 # absolute, as mk/bitstream.mk names its targets (suite.sh makes BUILD so)
 PCI_BS=$BUILD/bitstream-hx8k-pci
 t_run pci-board-synthesises make --no-print-directory BOARD=hx8k-pci $PCI_BS/synpcix_hx8k-pci.json
@@ -289,17 +289,17 @@ t_run pci-board-utilisation sh -c '
 # The whole card placed and routed on the PCI board (1-3 minutes): nextpnr
 # must legalise the fixed pin placements (hdl/boards/pci_input_ffs.py)
 # together with everything else and finish routing; report.json then has
-# both clocks. Meeting them and the 70 % bar is a full-card bar (CARD_FULL=1)
-# until the card does (docs/bitstream.md "Status").
+# both clocks, each met, and the logic cells within 70 % of the HX8K (the
+# issue's bars; met since session 22 at the board's seed), and the image
+# has the device's size.
 t_run pci-board-places sh -c '
 	rm -f '"$PCI_BS"'/synpcix_hx8k-pci.asc '"$PCI_BS"'/report.json
 	make --no-print-directory BOARD=hx8k-pci bitstream >"$0" 2>&1; cat "$0"
 	[ -s '"$PCI_BS"'/synpcix_hx8k-pci.asc ] || { echo "nextpnr did not finish"; exit 1; }
 	grep -q "\"tb_clk\"" '"$PCI_BS"'/report.json && grep -q "\"bus_clk\"" '"$PCI_BS"'/report.json' \
 	"$SUITE_LOG_DIR/pci-board-places.out"
-if [ "${CARD_FULL:-0}" = 1 ]; then
-	t_run pci-board-report check_report "$PCI_BS/report.json" 70 bus_clk tb_clk
-fi
+t_run pci-board-report check_report "$PCI_BS/report.json" 70 bus_clk tb_clk
+t_run pci-board-bin-size sh -c "[ -s $PCI_BS/synpcix_hx8k-pci.bin ] && [ \$(wc -c <$PCI_BS/synpcix_hx8k-pci.bin) -eq $HX8K_BIN_BYTES ]"
 
 # PCI pin timing (make pci-io-fit, about a minute each): the outputs meet
 # Tval 2..6 ns at 66 MHz from the I/O registers, and the same check fails
