@@ -173,7 +173,8 @@ ent = ent[ent.index("port"):]
 card_ports = []
 for names, d in re.findall(r"^\s*([\w\s,]+?)\s*:\s*(in|out)\s", ent, re.M):
     card_ports += [(n.strip(), d) for n in names.split(",")]
-timing = {"tb_clk", "pps_in", "event_in", "perout", "pps_locked"}
+# the timing side and the card's time (the board's LEDs read it, session 22)
+timing = {"tb_clk", "pps_in", "event_in", "perout", "pps_locked", "tb_time_ns"}
 pci = [(n, d) for n, d in card_ports if n not in timing]
 pin_of = lambda n: "pci_" + re.sub(r"_(in|out|oe)$", "", n)
 # the PCI 2.3 signals a 32-bit target/master card uses (LOCK# is optional)
